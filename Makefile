@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ecdma: convenience wrapper around kbuild plus the project's test targets.
+#
+#   make                 build drivers/ecdma/ecdma.ko (KVER=6.1 | 6.12 | <abi>)
+#   make W=1 C=1         extra warnings + sparse
+#   make checkpatch      checkpatch.pl --strict on every source file
+#   make check           everything: deps, static checks, unit tests, VM tests
+#   make demo            boot a stock kernel, load ecdma, md RAID6 + fio
+#   make install         install the module for the running kernel
+
+TOP := $(CURDIR)
+KERNELS := $(TOP)/tools/testing/kernels
+CACHE ?= $(TOP)/.cache
+
+# Kernel selection: KVER is a tag from tools/testing/kernels (6.1, 6.12) or
+# a full ABI name.  Without KVER use the running kernel's build tree if it
+# exists, else the pinned 6.1 headers.
+kabi = $(or $(shell awk '!/^\#/ && $$1 == "$(1)" { print $$2 }' $(KERNELS)),$(1))
+ifneq ($(KVER),)
+KABI := $(call kabi,$(KVER))
+KDIR ?= /usr/src/linux-headers-$(KABI)
+else ifneq ($(wildcard /lib/modules/$(shell uname -r)/build/Makefile),)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+else
+KABI := $(call kabi,6.1)
+KDIR ?= /usr/src/linux-headers-$(KABI)
+endif
+
+# Make-time options passed through to kbuild.
+KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
+
+.PHONY: all modules clean install deps checkpatch check test-unit test-vm \
+	demo static
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(TOP) $(KBUILD_OPTS) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(MAKE) -C selftests/unit clean
+	rm -rf build
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
+	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR)/..)))
+
+deps:
+	tools/testing/deps.sh
+
+checkpatch:
+	tools/testing/checkpatch.sh
+
+# Static checks on both pinned kernels: W=1 and sparse must be silent.
+static:
+	tools/testing/static.sh
+
+test-unit:
+	$(MAKE) -C selftests/unit run
+
+test-vm:
+	tools/testing/vm-tests.sh
+
+check:
+	tools/testing/check.sh
+
+demo:
+	tools/testing/demo.sh

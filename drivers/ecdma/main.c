@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma module entry: registers the "ecdma" platform driver and the single
+ * platform device it binds to.  The dmaengine provider is registered from
+ * the driver's probe so that it has a bound struct device (dmaengine and
+ * async_tx require dev->driver).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+static int ecdma_probe(struct platform_device *pdev)
+{
+	dev_info(&pdev->dev, "ecdma loaded\n");
+	return 0;
+}
+
+static void ecdma_remove(struct platform_device *pdev)
+{
+	dev_info(&pdev->dev, "ecdma removed\n");
+}
+
+static struct platform_driver ecdma_driver = {
+	.probe = ecdma_probe,
+	.remove_new = ecdma_remove,
+	.driver = {
+		.name = KBUILD_MODNAME,
+	},
+};
+
+static struct platform_device *ecdma_pdev;
+
+static int __init ecdma_init(void)
+{
+	int ret;
+
+	ret = platform_driver_register(&ecdma_driver);
+	if (ret)
+		return ret;
+
+	ecdma_pdev = platform_device_register_simple(KBUILD_MODNAME,
+						     PLATFORM_DEVID_NONE,
+						     NULL, 0);
+	if (IS_ERR(ecdma_pdev)) {
+		ret = PTR_ERR(ecdma_pdev);
+		goto err_unregister_driver;
+	}
+	return 0;
+
+err_unregister_driver:
+	platform_driver_unregister(&ecdma_driver);
+	return ret;
+}
+
+static void __exit ecdma_exit(void)
+{
+	platform_device_unregister(ecdma_pdev);
+	platform_driver_unregister(&ecdma_driver);
+}
+
+module_init(ecdma_init);
+module_exit(ecdma_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("ecdma developers");
+MODULE_DESCRIPTION("Erasure-coding offload: EC verbs calc engine and dmaengine XOR/PQ provider");
