@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build ecdma (and the test modules) for one pinned kernel in a private
+# output tree, so builds for several kernels (or several developers) never
+# share object files.
+#
+# Usage: tools/testing/build.sh <kver-tag|abi> [outdir] [kbuild args...]
+#   outdir defaults to build/<abi>.  Prints nothing but kbuild's output;
+#   exits non-zero on any compiler or sparse warning when W=1/C=1 are given.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tag=${1:?usage: build.sh <kver> [outdir] [kbuild args]}
+shift
+abi=$(awk -v t="$tag" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
+abi=${abi:-$tag}
+out=${1:-$top/build/$abi}
+[ $# -gt 0 ] && shift
+kdir=/usr/src/linux-headers-$abi
+[ -f "$kdir/Makefile" ] || { echo "build.sh: no headers for $abi in $kdir (run make deps)" >&2; exit 2; }
+
+mkdir -p "$out"
+# Mirror only the sources; keep objects of the previous build for speed.
+srcs=(Kbuild drivers include)
+[ -d "$top/selftests/kmod" ] && srcs+=(selftests/kmod)
+tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
+	--exclude='*.mod' --exclude='*.mod.c' --exclude='*.order' \
+	--exclude='*.symvers' "${srcs[@]}" | tar -C "$out" -xf -
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+make -C "$kdir" M="$out" "$@" modules 2>&1 | tee "$log" |
+	grep -v -E '^make\[|^  (CC|LD|MODPOST|CHECK|BTF)|Skipping BTF'
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
+	echo "build.sh: build for $abi failed" >&2
+	exit 1
+fi
+if grep -q -E 'warning:|error:' "$log"; then
+	echo "build.sh: warnings in build for $abi" >&2
+	exit 1
+fi
