@@ -42,3 +42,18 @@ if grep -q -E 'warning:|error:' "$log"; then
 	echo "build.sh: warnings in build for $abi" >&2
 	exit 1
 fi
+
+# Test modules built from the kernel source package (never vendored):
+# dmatest and raid6test are not enabled in Debian's kernels.  Built in their
+# own kbuild pass without W=1/C=1: they are the kernel's code, not ours.
+src=$top/.cache/linux-source
+if [ -f "$src/drivers/dma/dmatest.c" ]; then
+	mkdir -p "$out/ext"
+	cp "$src/drivers/dma/dmatest.c" "$src/crypto/async_tx/raid6test.c" "$out/ext/"
+	printf 'obj-m += dmatest.o raid6test.o\n' >"$out/ext/Kbuild"
+	if ! make -C "$kdir" M="$out/ext" modules >"$log" 2>&1; then
+		cat "$log" >&2
+		echo "build.sh: dmatest/raid6test build for $abi failed" >&2
+		exit 1
+	fi
+fi

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for guest test scripts (busybox sh).  Source with ". /ecdma/lib.sh".
+# Each script prints KTAP result lines; the runner numbers them per script.
+
+ktap_n=0
+ktap_failed=0
+
+ktap_ok() {
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $*"
+}
+
+ktap_fail() {
+	ktap_n=$((ktap_n + 1))
+	ktap_failed=$((ktap_failed + 1))
+	echo "not ok $ktap_n $*"
+}
+
+ktap_skip() {
+	name=$1
+	shift
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $name # SKIP $*"
+}
+
+# ktap_check <name> <command...>: ok when the command succeeds.
+ktap_check() {
+	name=$1
+	shift
+	if "$@"; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name"
+	fi
+}
+
+ktap_diag() {
+	echo "# $*"
+}
+
+ktap_exit() {
+	[ "$ktap_failed" -eq 0 ]
+	exit $?
+}
+
+# sysfs path of the ecdma platform device
+ECDMA_DEV=/sys/devices/platform/ecdma
+
+# ecdma_stat <file>: a counter under the device's stats directory (0 if absent)
+ecdma_stat() {
+	cat "$ECDMA_DEV/stats/$1" 2>/dev/null || echo 0
+}
+
+# brd_setup <count> <size-MiB>: /dev/ram0..count-1
+brd_setup() {
+	modprobe brd rd_nr="$1" rd_size=$(($2 * 1024)) max_part=0
+}
+
+brd_teardown() {
+	modprobe -r brd
+}
+
+# md_wait_idle <md>: wait for resync/recovery/check to finish
+md_wait_idle() {
+	md=$1
+	i=0
+	while [ "$(cat /sys/block/"$md"/md/sync_action)" != idle ]; do
+		sleep 1
+		i=$((i + 1))
+		[ $i -lt 600 ] || return 1
+	done
+	return 0
+}
+
+# md_check <md>: run a parity check; prints mismatch_cnt
+md_check() {
+	md=$1
+	echo check >/sys/block/"$md"/md/sync_action
+	sleep 1
+	md_wait_idle "$md" || return 1
+	cat /sys/block/"$md"/md/mismatch_cnt
+}

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turn one VM run's guest output into nested KTAP and judge it.
+#
+# Usage: ktap-summary.sh <ktap.log> <console.log> <label> <qemu-rc> <seconds>
+#
+# Every guest script becomes a KTAP subtest; its leaf "ok"/"not ok" lines are
+# counted.  A script that exits non-zero fails even if it printed no
+# "not ok".  Two more tests judge the run itself: vm_completed (end marker
+# seen, QEMU exited cleanly) and console_clean (no BUG/WARNING/Oops/Call
+# Trace/SLUB report/hung task/RCU stall on the kernel console).
+# Prints "# ECDMA-COUNTS <pass> <fail> <skip>" last; exit 1 on any failure.
+set -euo pipefail
+
+ktap=$1 console=$2 label=$3 qrc=$4 secs=$5
+
+# Lines that mean the kernel is broken, whatever the tests said.
+bad='BUG:|BUG [a-z]|WARNING:|Oops|Call Trace|general protection|Kernel panic|'
+bad+='INFO: task .* blocked|rcu: INFO|self-detected stall|detected stalls|'
+bad+='Redzone overwritten|Poison overwritten|Padding overwritten|'
+bad+='Object already free|Freepointer corrupt|KFENCE|UBSAN|'
+bad+='watchdog: BUG|soft lockup|hard LOCKUP|list_add corruption|list_del corruption'
+
+tr -d '\r' <"$ktap" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$ktap.clean"
+console_bad=$(tr -d '\r' <"$console" | grep -E "$bad" | head -20 || true)
+
+awk -v label="$label" -v qrc="$qrc" -v secs="$secs" -v console_bad="$console_bad" '
+function flush_test(rc,    status) {
+	if (name == "")
+		return
+	if (rc != 0 && nfail == 0) {
+		printf("  not ok %d script_exit_status # rc=%d\n", ++n, rc)
+		nfail++
+	}
+	if (n == 0) {
+		printf("  not ok 1 no_results\n")
+		n = 1; nfail++
+	}
+	printf("  1..%d\n", n)
+	status = nfail ? "not ok" : "ok"
+	printf("%s %d %s\n", status, ++top, name)
+	pass += npass; fail += nfail; skip += nskip
+	name = ""
+}
+BEGIN {
+	print "KTAP version 1"
+	printf("# ecdma VM run %s\n", label)
+}
+/^ECDMA-VM-START/ { started = 1; next }
+/^ECDMA-TEST-BEGIN / {
+	name = $2; n = 0; npass = 0; nfail = 0; nskip = 0
+	printf("  KTAP version 1\n  # Subtest: %s\n", name)
+	next
+}
+/^ECDMA-TEST-END / {
+	rc = $3; sub(/rc=/, "", rc)
+	flush_test(rc + 0)
+	next
+}
+/^ECDMA-VM-END/ { ended = 1; next }
+name != "" && /^(not )?ok [0-9]+/ {
+	line = $0
+	if (line ~ /^not ok/) {
+		sub(/^not ok [0-9]+/, "", line)
+		if (line ~ /# *SKIP/) nskip++; else nfail++
+		printf("  not ok %d%s\n", ++n, line)
+	} else {
+		sub(/^ok [0-9]+/, "", line)
+		if (line ~ /# *SKIP/) nskip++; else npass++
+		printf("  ok %d%s\n", ++n, line)
+	}
+	next
+}
+name != "" && /^#/ { printf("  %s\n", $0); next }
+name != "" { printf("  # %s\n", $0); next }
+END {
+	if (name != "") {
+		printf("  not ok %d crashed_or_timed_out\n", ++n)
+		nfail++
+		flush_test(1)
+	}
+	if (ended && qrc == 0) {
+		printf("ok %d %s_vm_completed\n", ++top, label); pass++
+	} else {
+		printf("not ok %d %s_vm_completed # end marker %s, qemu rc %d\n",
+		       ++top, label, ended ? "seen" : "missing", qrc); fail++
+	}
+	if (console_bad == "") {
+		printf("ok %d %s_console_clean\n", ++top, label); pass++
+	} else {
+		n2 = split(console_bad, lines, "\n")
+		for (i = 1; i <= n2; i++)
+			printf("# console: %s\n", lines[i])
+		printf("not ok %d %s_console_clean\n", ++top, label); fail++
+	}
+	printf("1..%d\n", top)
+	printf("# %s: %d passed, %d failed, %d skipped in %d s\n", label, pass, fail, skip, secs)
+	printf("# ECDMA-COUNTS %d %d %d\n", pass, fail, skip)
+	exit(fail ? 1 : 0)
+}' "$ktap.clean"

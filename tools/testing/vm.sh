@@ -1,0 +1,194 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a pinned Debian kernel in QEMU (TCG, no KVM) with a busybox initramfs
+# holding ecdma's built modules, the kernel's own modules, mdadm, fio,
+# nvme-cli and the test scripts; run the scripts in the guest; collect their
+# KTAP output and scan the kernel console.
+#
+# The guest writes test output to its second serial port and the kernel
+# console goes to the first, so kernel messages never interleave with KTAP.
+#
+# Exit status: 0 when every test passed, the end marker was seen and the
+# console is clean; 1 otherwise; 2 on usage errors.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${ECDMA_CACHE:-$top/.cache}
+
+usage() {
+	cat <<EOF
+usage: vm.sh [options] [--] script...
+  --kernel TAG     kernel tag or ABI from tools/testing/kernels (default 6.1)
+  --cpu MODEL      QEMU CPU model: max (AVX2, default) or qemu64 (no AVX)
+  --build DIR      built tree from tools/testing/build.sh (default build/<abi>)
+  --timeout SEC    whole-run timeout (default 1200)
+  --out DIR        where to keep console.log and ktap.log (default: temp)
+  --append ARGS    extra kernel command line
+  --quiet          print only the KTAP summary, not the guest output
+Scripts are guest shell scripts (selftests/vm/*.sh); they run in order.
+EOF
+}
+
+kernel=6.1
+cpu=max
+build=
+timeout_s=1200
+out=
+append=
+quiet=
+scripts=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
+	--build) build=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--quiet) quiet=1; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; scripts+=("$@"); break ;;
+	-*) echo "vm.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+	*) scripts+=("$1"); shift ;;
+	esac
+done
+[ ${#scripts[@]} -gt 0 ] || { echo "vm.sh: no test scripts given" >&2; exit 2; }
+
+abi=$(awk -v t="$kernel" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
+abi=${abi:-$kernel}
+kimg=$cache/kernel-$abi
+build=${build:-$top/build/$abi}
+[ -f "$kimg/.done" ] || { echo "vm.sh: kernel $abi not unpacked (run make deps)" >&2; exit 2; }
+[ -d "$build" ] || { echo "vm.sh: no build tree $build (run tools/testing/build.sh $kernel)" >&2; exit 2; }
+command -v qemu-system-x86_64 >/dev/null || { echo "vm.sh: qemu-system-x86_64 missing (run make deps)" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ecdma-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+[ -n "$out" ] || out=$work/out
+mkdir -p "$out"
+root=$work/root
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt,root,lib64,ecdma/tests,ecdma/bin,var/tmp}
+
+# --- userspace: busybox + dynamically linked tools with their libraries ---
+cp /bin/busybox "$root/bin/busybox"
+for b in /sbin/mdadm /usr/bin/fio /usr/sbin/nvme /bin/kmod /usr/bin/rdma; do
+	[ -x "$b" ] || continue
+	mkdir -p "$root$(dirname "$b")"
+	cp -L "$b" "$root$b"
+	ldd "$b" | awk '/=>/ { print $3 } /^\t\/lib/ { print $1 }' | while read -r lib; do
+		[ -f "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
+	done
+done
+for t in modprobe insmod rmmod lsmod modinfo depmod; do
+	ln -sf /bin/kmod "$root/sbin/$t"
+done
+# Our userspace binaries (control tool, test helpers), when built.
+for b in "$top"/tools/ecdmactl/ecdmactl "$build"/bin/*; do
+	[ -x "$b" ] && cp "$b" "$root/ecdma/bin/"
+done
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+
+# --- kernel modules: the ones tests need, with dependencies, uncompressed ---
+kmods="raid456 md-mod brd null_blk rdma_rxe ib_core ib_uverbs nvmet nvmet-tcp
+       nvme-tcp nvme-fabrics configfs veth loop async_raid6_recov async_pq
+       async_xor async_memcpy raid6_pq xor"
+mdir=lib/modules/$abi
+mkdir -p "$root/$mdir/extra"
+for f in modules.order modules.builtin modules.builtin.modinfo; do
+	[ -f "$kimg/$mdir/$f" ] && cp "$kimg/$mdir/$f" "$root/$mdir/"
+done
+for m in $kmods; do
+	modprobe -d "$kimg" -S "$abi" --show-depends "$m" 2>/dev/null |
+		awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do
+	rel=${ko#"$kimg"/}
+	dst=$root/${rel%.xz}
+	dst=${dst%.zst}
+	mkdir -p "$(dirname "$dst")"
+	case "$ko" in
+	*.xz) xz -dc "$ko" >"$dst" ;;
+	*.zst) zstd -qdc "$ko" >"$dst" ;;
+	*) cp "$ko" "$dst" ;;
+	esac
+done
+# ecdma + test modules + modules built from the kernel source package
+find "$build" -name '*.ko' -exec cp {} "$root/$mdir/extra/" \;
+depmod -b "$root" "$abi"
+
+# --- tests ---
+cp "$top/selftests/vm/lib.sh" "$root/ecdma/lib.sh"
+i=0
+for s in "${scripts[@]}"; do
+	i=$((i + 1))
+	cp "$s" "$root/ecdma/tests/$(printf %02d "$i")-$(basename "$s")"
+done
+[ -d "$top/selftests/vm/data" ] && cp -r "$top/selftests/vm/data" "$root/ecdma/"
+
+cat >"$root/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/ecdma/bin:/sbin:/usr/sbin:/bin:/usr/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+ln -s /proc/self/fd /dev/fd
+# Test output goes to the second serial port; kernel messages to the first.
+exec >/dev/ttyS1 2>&1
+echo
+echo "ECDMA-VM-START $(uname -r) cpus=$(nproc)"
+for t in /ecdma/tests/*; do
+	name=$(basename "$t" .sh)
+	name=${name#[0-9][0-9]-}
+	echo "ECDMA-TEST-BEGIN $name"
+	timeout "${ECDMA_TEST_TIMEOUT:-900}" sh "$t"
+	echo "ECDMA-TEST-END $name rc=$?"
+done
+echo "ECDMA-VM-END"
+sync
+poweroff -f
+EOF
+chmod +x "$root/init"
+
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initrd.cpio"
+
+case "$cpu" in
+max) cpuarg=max ;;
+default|qemu64) cpuarg=qemu64 ;;
+*) cpuarg=$cpu ;;
+esac
+
+: >"$out/console.log"
+: >"$out/ktap.log"
+start=$(date +%s)
+set +e
+timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu "$cpuarg" -smp 2 -m 2048 \
+	-nodefaults -display none -no-reboot \
+	-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
+	-append "console=ttyS0 panic=-1 slub_debug=FZPU oops=panic $append" \
+	-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
+	</dev/null >"$out/qemu.log" 2>&1
+qrc=$?
+set -e
+secs=$(($(date +%s) - start))
+
+# --- results ---
+# --quiet: the nested KTAP only.  Otherwise: the raw guest output, then the
+# top-level verdicts.
+set +e
+if [ -n "$quiet" ]; then
+	"$top/tools/testing/ktap-summary.sh" "$out/ktap.log" "$out/console.log" \
+		"$abi/$cpuarg" "$qrc" "$secs"
+	rc=$?
+else
+	sed -n '/ECDMA-VM-START/,$p' "$out/ktap.log" | tr -d '\r'
+	"$top/tools/testing/ktap-summary.sh" "$out/ktap.log" "$out/console.log" \
+		"$abi/$cpuarg" "$qrc" "$secs" >"$out/summary"
+	rc=$?
+	grep -E '^(not )?ok |^# console:|^# [^ ]+: [0-9]+ passed' "$out/summary"
+fi
+exit $rc
