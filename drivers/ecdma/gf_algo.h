@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ecdma GF(2^8) compute kernels behind an algorithm table, in the manner of
+ * lib/raid6's struct raid6_calls: every implementation (generic C here,
+ * SIMD ones later) fills one const struct ecdma_gf_algo, and callers pick
+ * one with ecdma_gf_algo_find() and then call through it.
+ *
+ * Contract every implementation keeps (the unit tests check it):
+ *  - any alignment of every pointer, any len >= 1 (tails handled);
+ *  - alias-safe: an output may be the very same buffer as an input (XOR
+ *    into src[0], RAID-6 Q over a source, in-place multiply); the result is
+ *    as if all inputs were read before any output was written.  Partial
+ *    overlap (same memory at a different offset) is NOT supported, and two
+ *    outputs must not overlap each other;
+ *  - k up to ECDMA_EC_MAX_K (255), m up to ECDMA_EC_MAX_M (16);
+ *  - every coefficient works, 0 and 1 included;
+ *  - no allocation, no sleeping: callable from any context (SIMD ones only
+ *    between kernel_fpu_begin() and kernel_fpu_end(), see @fpu).
+ */
+#ifndef _ECDMA_GF_ALGO_H
+#define _ECDMA_GF_ALGO_H
+
+#include "ecdma_compat.h"
+
+/**
+ * struct ecdma_gf_algo - one implementation of the GF(2^8) kernels
+ * @name: short unique name ("generic", "avx2", ...)
+ * @usable: true when this CPU can run it; NULL means always
+ * @priority: higher wins in ecdma_gf_algo_find(NULL)
+ * @fpu: @encode and @xor use SIMD registers; in the kernel the caller
+ *	wraps them in kernel_fpu_begin()/kernel_fpu_end() (keeping each
+ *	section short) and falls back to a non-@fpu algo when
+ *	!irq_fpu_usable().  @prep never needs the FPU.
+ * @tbl_bytes: bytes of precomputed table per coefficient
+ * @prep: turn a k x m verbs-layout matrix (matrix[i * m + j] = coefficient
+ *	of input i in output j) into this algo's tables, k * m * @tbl_bytes
+ *	bytes.  The table of coefficient (i, j) is at
+ *	tbls + (j * k + i) * @tbl_bytes, ISA-L's ec_init_tables() order.
+ * @encode: out[j] = (accumulate ? out[j] : 0) ^ sum_i c(i, j) * in[i] over
+ *	@len bytes, for j < m, with tables from @prep of the same algo (or
+ *	of an algo with the same @tbl_bytes format)
+ * @xor: out = (accumulate ? out : 0) ^ in[0] ^ ... ^ in[k - 1], @len bytes
+ */
+struct ecdma_gf_algo {
+	const char *name;
+	bool (*usable)(void);
+	int priority;
+	bool fpu;
+	unsigned int tbl_bytes;
+	void (*prep)(const u8 *matrix, int k, int m, u8 *tbls);
+	void (*encode)(size_t len, int k, int m, const u8 *tbls,
+		       const u8 *const *in, u8 *const *out, bool accumulate);
+	void (*xor)(size_t len, int k, const u8 *const *in, u8 *out,
+		    bool accumulate);
+};
+
+/*
+ * Split-nibble tables, the shape of ISA-L's gf_vect_mul_init() and of the
+ * kernel's raid6_vgfmul: 16 bytes lo[x] = c * x, then 16 bytes
+ * hi[x] = c * (x << 4), so c * b = lo[b & 15] ^ hi[b >> 4].  pshufb-based
+ * SIMD kernels use the same tables and so can share ecdma_gf_prep_nibble().
+ */
+#define ECDMA_GF_NIBBLE_TBL_BYTES	32
+
+void ecdma_gf_nibble_tbl(u8 c, u8 *tbl);
+void ecdma_gf_prep_nibble(const u8 *matrix, int k, int m, u8 *tbls);
+
+/* Always usable, never needs the FPU: the fallback for every context. */
+extern const struct ecdma_gf_algo ecdma_gf_algo_generic;
+
+/* Every compiled-in algo, NULL-terminated. */
+extern const struct ecdma_gf_algo *const ecdma_gf_algos[];
+
+const struct ecdma_gf_algo *ecdma_gf_algo_find(const char *name);
+
+#endif /* _ECDMA_GF_ALGO_H */
