@@ -139,19 +139,23 @@ enum ecdma_ec_opcode {
  * @flags: ECDMA_EC_WR_*
  * @mem: memory layout (not needed for NOP)
  * @matrix: optional per-WR coefficients, num_data_sge x num_code_sge
- *	row-major like the encode matrix; NULL uses the calc's matrix (and then
- *	the layout must be k x m).  ENCODE/VALIDATE/UPDATE only; for DECODE it
- *	is the k x nerasures decode matrix (verbs semantics)
- * @erasures: DECODE: k + m bytes, non-zero = erased.  Inputs are the first
- *	k non-erased blocks in index order (data 0..k-1 then code), outputs
- *	the erased blocks in index order
+ *	row-major like the encode matrix (1..k x 1..m); NULL uses the calc's
+ *	matrix (and then the layout must be k x m).  ENCODE/VALIDATE; for
+ *	UPDATE it is a k x m encode matrix used instead of the calc's; for
+ *	DECODE it is the k x nerasures decode matrix (verbs semantics)
+ * @erasures: DECODE: k + m bytes, non-zero = erased (at most m; none is a
+ *	no-op).  Inputs are the first k non-erased blocks in index order
+ *	(data 0..k-1 then code), outputs the erased blocks in index order
  * @data_updates: UPDATE: k bytes, non-zero = data block i changed
  * @code_updates: UPDATE: m bytes, non-zero = code block j is updated.
  *	Layout: data_blocks = [c_j for each updated j] ++ [d_i, d'_i for each
  *	changed i], code_blocks = [c'_j for each updated j]
- * @done: completion callback; runs in submission order, in process or
- *	softirq context (never hardirq), or inside ecdma_ec_poll() for a
- *	polling calc.  May post new WRs.
+ * @done: completion callback, or NULL; runs once, in submission order,
+ *	in process or softirq context (never hardirq), atomic (preemption
+ *	disabled; interrupts too when an ecdma_ec_progress() caller had them
+ *	off); for a polling calc inside ecdma_ec_poll(); from
+ *	ecdma_ec_dealloc_calc() with -ECANCELED.  Must not sleep or wait for
+ *	later WRs of the same calc.  May post new WRs.
  * @status: 0, or a negative errno when the operation failed
  * @result: VALIDATE: bit j set when code block j mismatched
  * @ctx: for the caller

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma EC verbs: the CPU provider ("cpu").
+ *
+ * Work requests execute on the CPU through ec_exec.c, with lib/raid6
+ * (raid6_call) for exact RAID-6 P/Q and xor_blocks() for XOR where they
+ * fit, and the best GF algo (gf_algo.h) for everything else.
+ *
+ * Workers.  Each calc has one work item on the "ecdma_ec" workqueue, a
+ * per-CPU (bound) queue, so the engine threads are the kworkers of each
+ * CPU.  The item is queued on the calc's affinity_hint CPU, else on the
+ * CPU that posted (the data is warm there).  The queue has WQ_MEM_RECLAIM
+ * (md writeback must make progress under memory pressure) and
+ * WQ_CPU_INTENSIVE (long compute must not hold back other work items), and
+ * runs at normal priority so as not to starve the submitting md threads.
+ *
+ * Sections.  A worker or an inline caller executes while owning the calc
+ * (ecdma_ec_exec_acquire()), always with preemption disabled: an owner is
+ * never a preempted task, so an inline caller spinning with preemption off
+ * on the same CPU can never wait for it, and an inline caller that finds
+ * the calc owned returns at once (trylock, never spin).  A section is
+ * bounded: CPU_WORKER_BUDGET or CPU_INLINE_BUDGET bytes of blocks touched
+ * and CPU_SECTION_OPS requests, and it ends early on need_resched(); a
+ * big request is split over sections (ec_exec.c keeps its offset).  SIMD
+ * algos run inside one kernel_fpu_begin()/end() per section, opened
+ * lazily and closed before the fast paths (which manage the FPU
+ * themselves) and before completions.  SIMD and fast paths are used only
+ * where the FPU is usable: irq_fpu_usable() with interrupts enabled;
+ * otherwise (softirq interrupting kernel FPU use, interrupts disabled) the
+ * generic algo runs.  Completions (->done) of a section run at its end,
+ * in order, still owning the calc.
+ *
+ * A worker runs up to CPU_WORKER_SECTIONS sections, with cond_resched()
+ * between them, then requeues itself, so calcs sharing a CPU take turns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/preempt.h>
+#include <linux/raid/pq.h>
+#include <linux/raid/xor.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <linux/workqueue.h>
+#ifdef CONFIG_X86
+#include <asm/fpu/api.h>
+#endif
+
+#include "ec_priv.h"
+#include "gf_algo.h"
+
+/* bytes of blocks touched per worker section (~tens of us) */
+#define CPU_WORKER_BUDGET	(128 * 1024L)
+/* ... per ecdma_ec_progress() call: callers may have preemption off */
+#define CPU_INLINE_BUDGET	(64 * 1024L)
+/* requests per section before their completions run */
+#define CPU_SECTION_OPS		64
+/* sections per work item run before requeueing */
+#define CPU_WORKER_SECTIONS	16
+
+/**
+ * struct ecdma_cpu_calc - CPU provider state of one calc
+ * @calc: the calc
+ * @work: its worker
+ * @x: execution context (tables, scratch, decode cache)
+ * @xmem: allocation holding @x
+ * @cur: request started in @x and not finished; owner only
+ */
+struct ecdma_cpu_calc {
+	struct ecdma_ec_calc *calc;
+	struct work_struct work;
+	struct ecdma_ec_xctx *x;
+	void *xmem;
+	struct ecdma_ec_wr *cur;
+};
+
+static struct workqueue_struct *ecdma_cpu_wq;
+static const struct ecdma_gf_algo *ecdma_cpu_algo;
+
+/* ---------------------------------------------------------------------- */
+/* Execution environment                                                  */
+/* ---------------------------------------------------------------------- */
+
+#ifdef CONFIG_X86
+static void ecdma_cpu_fpu_begin(void *ctx)
+{
+	kernel_fpu_begin();
+}
+
+static void ecdma_cpu_fpu_end(void *ctx)
+{
+	kernel_fpu_end();
+}
+
+/* SIMD (ours, lib/raid6's, xor_blocks') is allowed in this context */
+static bool ecdma_cpu_simd_ok(void)
+{
+	return !irqs_disabled() && irq_fpu_usable();
+}
+#else
+#define ecdma_cpu_fpu_begin	NULL
+#define ecdma_cpu_fpu_end	NULL
+
+static bool ecdma_cpu_simd_ok(void)
+{
+	return false;
+}
+#endif
+
+static bool ecdma_cpu_pq(void *ctx, int nsrc, size_t bytes, void **ptrs,
+			 bool accumulate)
+{
+	if (!accumulate) {
+		raid6_call.gen_syndrome(nsrc + 2, bytes, ptrs);
+		return true;
+	}
+	if (!raid6_call.xor_syndrome)
+		return false;
+	raid6_call.xor_syndrome(nsrc + 2, 0, nsrc - 1, bytes, ptrs);
+	return true;
+}
+
+static void ecdma_cpu_xor(void *ctx, unsigned int count, size_t bytes,
+			  void *dest, void **srcs)
+{
+	xor_blocks(count, bytes, dest, srcs);
+}
+
+static const struct ecdma_ec_exec_hooks ecdma_cpu_hooks = {
+	.fpu_begin = ecdma_cpu_fpu_begin,
+	.fpu_end = ecdma_cpu_fpu_end,
+	.pq = ecdma_cpu_pq,
+	.xor = ecdma_cpu_xor,
+	.xor_max = MAX_XOR_BLOCKS,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Executors                                                              */
+/* ---------------------------------------------------------------------- */
+
+static void ecdma_cpu_kick(struct ecdma_ec_calc *calc)
+{
+	struct ecdma_cpu_calc *cc = calc->prov_priv;
+	int cpu = calc->affinity;
+
+	if (cpu >= 0 && cpu_online(cpu))
+		queue_work_on(cpu, ecdma_cpu_wq, &cc->work);
+	else
+		queue_work(ecdma_cpu_wq, &cc->work);
+}
+
+/*
+ * One section.  The caller owns the calc with preemption disabled.
+ * Executes within @budget and CPU_SECTION_OPS, then completes what
+ * finished.  Returns the number completed.
+ */
+static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
+			     enum ecdma_ec_stat who)
+{
+	struct ecdma_ec_calc *calc = cc->calc;
+	struct ecdma_ec_xctx *x = cc->x;
+	struct ecdma_ec_wr *wr;
+	LIST_HEAD(done);
+	int n = 0;
+
+	ecdma_ec_exec_set_simd(x, ecdma_cpu_simd_ok());
+	while (n < CPU_SECTION_OPS && budget > 0) {
+		if (!cc->cur) {
+			wr = ecdma_ec_exec_pop(calc);
+			if (!wr)
+				break;
+			if (ecdma_ec_exec_start(x, wr)) {
+				/* cannot execute: completes with the error */
+				list_add_tail(&wr->node, &done);
+				n++;
+				continue;
+			}
+			cc->cur = wr;
+		}
+		if (ecdma_ec_exec_run(x, &budget)) {
+			list_add_tail(&cc->cur->node, &done);
+			cc->cur = NULL;
+			n++;
+		}
+		if (need_resched())
+			break;
+	}
+	ecdma_ec_exec_fpu_put(x);
+
+	if (n) {
+		ecdma_ec_stat_add(calc, who, n);
+		ecdma_ec_complete_list(calc, &done);
+	}
+	return n;
+}
+
+static void ecdma_cpu_work(struct work_struct *work)
+{
+	struct ecdma_cpu_calc *cc = container_of(work, struct ecdma_cpu_calc,
+						 work);
+	struct ecdma_ec_calc *calc = cc->calc;
+	bool more;
+	int s;
+
+	for (s = 0; s < CPU_WORKER_SECTIONS; s++) {
+		preempt_disable();
+		if (!ecdma_ec_exec_acquire(calc)) {
+			/* the owner kicks us again if it leaves work */
+			preempt_enable();
+			return;
+		}
+		ecdma_cpu_section(cc, CPU_WORKER_BUDGET,
+				  ECDMA_EC_STAT_WORKER_OPS);
+		more = ecdma_ec_exec_release(calc, cc->cur);
+		preempt_enable();
+		if (!more)
+			return;
+		cond_resched();
+	}
+	/* take turns with other calcs queued on this CPU */
+	ecdma_cpu_kick(calc);
+}
+
+static bool ecdma_cpu_progress(struct ecdma_ec_calc *calc)
+{
+	struct ecdma_cpu_calc *cc = calc->prov_priv;
+	bool more;
+	int n;
+
+	/* idle: a racing post kicks the worker itself */
+	if (list_empty_careful(&calc->pending) && !data_race(cc->cur))
+		return false;
+
+	preempt_disable();
+	if (!ecdma_ec_exec_acquire(calc)) {
+		preempt_enable();
+		return false;
+	}
+	ecdma_ec_stat_add(calc, ECDMA_EC_STAT_INLINE_CALLS, 1);
+	n = ecdma_cpu_section(cc, CPU_INLINE_BUDGET, ECDMA_EC_STAT_INLINE_OPS);
+	more = ecdma_ec_exec_release(calc, cc->cur);
+	/* kick before preempt_enable(): dealloc's synchronize_rcu() */
+	if (more)
+		ecdma_cpu_kick(calc);
+	preempt_enable();
+	return n > 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Calc lifetime                                                          */
+/* ---------------------------------------------------------------------- */
+
+static int ecdma_cpu_calc_init(struct ecdma_ec_calc *calc)
+{
+	struct ecdma_ec_exec_cfg cfg = {
+		.k = calc->k,
+		.m = calc->m,
+		.matrix = calc->matrix,
+		.algo = ecdma_cpu_algo,
+		.hooks = &ecdma_cpu_hooks,
+	};
+	int node = calc->affinity >= 0 ? cpu_to_node(calc->affinity) :
+					 NUMA_NO_NODE;
+	struct ecdma_cpu_calc *cc;
+	size_t size;
+	int ret;
+
+	size = ecdma_ec_exec_size(&cfg);
+	if (!size)
+		return -EINVAL;
+	cc = kzalloc_node(sizeof(*cc), GFP_KERNEL, node);
+	if (!cc)
+		return -ENOMEM;
+	cc->xmem = kvzalloc_node(size, GFP_KERNEL, node);
+	if (!cc->xmem) {
+		ret = -ENOMEM;
+		goto err_free_cc;
+	}
+	cc->x = ecdma_ec_exec_init(cc->xmem, &cfg);
+	if (!cc->x) {
+		ret = -EINVAL;
+		goto err_free_xmem;
+	}
+	cc->calc = calc;
+	INIT_WORK(&cc->work, ecdma_cpu_work);
+	calc->prov_priv = cc;
+	return 0;
+
+err_free_xmem:
+	kvfree(cc->xmem);
+err_free_cc:
+	kfree(cc);
+	return ret;
+}
+
+static void ecdma_cpu_quiesce(struct ecdma_ec_calc *calc)
+{
+	struct ecdma_cpu_calc *cc = calc->prov_priv;
+
+	/*
+	 * Dead, unowned, and every kick decided before "dead" has been
+	 * issued (kicks happen with preemption disabled and dealloc waited
+	 * for those sections): only the work item can queue itself again,
+	 * and cancel_work_sync() handles that.
+	 */
+	cancel_work_sync(&cc->work);
+	if (cc->cur) {
+		ecdma_ec_exec_abort(cc->x);
+		ecdma_ec_exec_unpop(calc, cc->cur);
+		cc->cur = NULL;
+	}
+}
+
+static void ecdma_cpu_calc_destroy(struct ecdma_ec_calc *calc)
+{
+	struct ecdma_cpu_calc *cc = calc->prov_priv;
+
+	kvfree(cc->xmem);
+	kfree(cc);
+	calc->prov_priv = NULL;
+}
+
+static void ecdma_cpu_stats(const struct ecdma_ec_calc *calc, u64 *vals)
+{
+	const struct ecdma_cpu_calc *cc = calc->prov_priv;
+	struct ecdma_ec_exec_stats st;
+
+	/* a racy snapshot: the executor updates these without a lock */
+	st = data_race(*ecdma_ec_exec_stats(cc->x));
+	vals[ECDMA_EC_STAT_FAST_PQ_BYTES] += st.fast_pq_bytes;
+	vals[ECDMA_EC_STAT_FAST_XOR_BYTES] += st.fast_xor_bytes;
+	vals[ECDMA_EC_STAT_GF_BYTES] += st.gf_bytes;
+	vals[ECDMA_EC_STAT_NOFPU_BYTES] += st.nofpu_bytes;
+	vals[ECDMA_EC_STAT_FPU_SECTIONS] += st.fpu_sections;
+	vals[ECDMA_EC_STAT_DEC_HITS] += st.dec_hits;
+	vals[ECDMA_EC_STAT_DEC_MISSES] += st.dec_misses;
+}
+
+static const struct ecdma_ec_provider_ops ecdma_cpu_ops = {
+	.calc_init = ecdma_cpu_calc_init,
+	.calc_destroy = ecdma_cpu_calc_destroy,
+	.kick = ecdma_cpu_kick,
+	.progress = ecdma_cpu_progress,
+	.quiesce = ecdma_cpu_quiesce,
+	.stats = ecdma_cpu_stats,
+};
+
+static struct ecdma_ec_provider ecdma_cpu_provider = {
+	.name = "cpu",
+	.ops = &ecdma_cpu_ops,
+	.owner = NULL,		/* part of ecdma */
+	.caps = {
+		.max_k = ECDMA_EC_MAX_K,
+		.max_m = ECDMA_EC_MAX_M,
+		.w_mask = BIT(ECDMA_EC_W - 1),
+		.max_inflight = ECDMA_EC_MAX_INFLIGHT,
+		.block_align = 1,
+		.flags = ECDMA_EC_CAP_UPDATE | ECDMA_EC_CAP_INPLACE |
+			 ECDMA_EC_CAP_VALIDATE,
+	},
+};
+
+/**
+ * ecdma_prov_cpu_init() - register the CPU provider
+ *
+ * Context: Module init.
+ * Return: 0 or a negative errno.
+ */
+int ecdma_prov_cpu_init(void)
+{
+	int ret;
+
+	ecdma_cpu_algo = ecdma_gf_algo_find(NULL);
+	ecdma_cpu_wq = alloc_workqueue("ecdma_ec",
+				       WQ_MEM_RECLAIM | WQ_CPU_INTENSIVE, 0);
+	if (!ecdma_cpu_wq)
+		return -ENOMEM;
+	ret = ecdma_ec_provider_register(&ecdma_cpu_provider);
+	if (ret)
+		goto err_destroy_wq;
+	pr_info("EC verbs cpu provider: gf %s, raid6 %s, xor_blocks\n",
+		ecdma_cpu_algo->name, raid6_call.name);
+	return 0;
+
+err_destroy_wq:
+	destroy_workqueue(ecdma_cpu_wq);
+	return ret;
+}
+
+/**
+ * ecdma_prov_cpu_exit() - unregister the CPU provider
+ *
+ * Context: Module exit; every calc of the provider must be gone.
+ */
+void ecdma_prov_cpu_exit(void)
+{
+	ecdma_ec_provider_unregister(&ecdma_cpu_provider);
+	destroy_workqueue(ecdma_cpu_wq);
+}
