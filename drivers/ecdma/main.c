@@ -10,15 +10,17 @@
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
+#include "ec_priv.h"
+#include "front.h"
+
 static int ecdma_probe(struct platform_device *pdev)
 {
-	dev_info(&pdev->dev, "ecdma loaded\n");
-	return 0;
+	return ecdma_front_probe(pdev);
 }
 
 static void ecdma_remove(struct platform_device *pdev)
 {
-	dev_info(&pdev->dev, "ecdma removed\n");
+	ecdma_front_remove(pdev);
 }
 
 static struct platform_driver ecdma_driver = {
@@ -35,9 +37,13 @@ static int __init ecdma_init(void)
 {
 	int ret;
 
-	ret = platform_driver_register(&ecdma_driver);
+	ret = ecdma_ec_core_init();
 	if (ret)
 		return ret;
+
+	ret = platform_driver_register(&ecdma_driver);
+	if (ret)
+		goto err_ec_core_exit;
 
 	ecdma_pdev = platform_device_register_simple(KBUILD_MODNAME,
 						     PLATFORM_DEVID_NONE,
@@ -50,6 +56,8 @@ static int __init ecdma_init(void)
 
 err_unregister_driver:
 	platform_driver_unregister(&ecdma_driver);
+err_ec_core_exit:
+	ecdma_ec_core_exit();
 	return ret;
 }
 
@@ -57,6 +65,7 @@ static void __exit ecdma_exit(void)
 {
 	platform_device_unregister(ecdma_pdev);
 	platform_driver_unregister(&ecdma_driver);
+	ecdma_ec_core_exit();
 }
 
 module_init(ecdma_init);

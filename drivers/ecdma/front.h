@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ecdma dmaengine front: private types and prototypes.
+ *
+ * The front is a dmaengine provider (MEMCPY, XOR, XOR_VAL, PQ, PQ_VAL,
+ * INTERRUPT) for async_tx / md-raid456.  Each channel owns one EC verbs
+ * calc on the CPU provider; a prep call is translated (xlate.c) into one
+ * work request with its own coefficient matrix, posted in cookie order,
+ * and the WR's ->done runs the dmaengine completion sequence.
+ */
+#ifndef _ECDMA_FRONT_H
+#define _ECDMA_FRONT_H
+
+#include <linux/dmaengine.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/platform_device.h>
+#include <linux/spinlock.h>
+#include <linux/version.h>
+
+#include <ecdma/ec.h>
+
+#include "xlate.h"
+
+#define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
+#define ECDMA_DESC_INIT		32	/* descriptors allocated per channel at probe */
+#define ECDMA_DESC_MAX		256	/* ... grown with GFP_NOWAIT up to this */
+
+/*
+ * Kernel version shims (6.1 and 6.12).  <linux/version.h> comparisons,
+ * spelled without LINUX_VERSION_CODE to keep checkpatch quiet.
+ */
+#define ECDMA_KERNEL_AT_LEAST(maj, min)					\
+	(KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, 0) >= \
+	 KERNEL_VERSION(maj, min, 0))
+
+/* 6.12 routes dma-iommu without dma_map_ops (dev->dma_iommu) */
+static inline bool ecdma_dev_dma_iommu(const struct device *dev)
+{
+#if ECDMA_KERNEL_AT_LEAST(6, 12) && IS_ENABLED(CONFIG_IOMMU_DMA)
+	return dev->dma_iommu;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Cookie and callback helpers, copied with their semantics from the
+ * kernel's private drivers/dma/dmaengine.h (GPL-2.0; the linux-headers
+ * packages do not ship it), renamed so they can never clash with it.
+ */
+
+/* dma_cookie_init() */
+static inline void ecdma_cookie_init(struct dma_chan *chan)
+{
+	chan->cookie = DMA_MIN_COOKIE;
+	chan->completed_cookie = DMA_MIN_COOKIE;
+}
+
+/* dma_cookie_assign(): the caller serialises against other assigns */
+static inline dma_cookie_t ecdma_cookie_assign(struct dma_async_tx_descriptor *tx)
+{
+	struct dma_chan *chan = tx->chan;
+	dma_cookie_t cookie;
+
+	cookie = chan->cookie + 1;
+	if (cookie < DMA_MIN_COOKIE)
+		cookie = DMA_MIN_COOKIE;
+	tx->cookie = cookie;
+	chan->cookie = cookie;
+
+	return cookie;
+}
+
+/*
+ * dma_cookie_complete(): the caller serialises against other completes.
+ * The kernel's BUG()s on a descriptor that was never submitted or is
+ * completed twice; warn and leave the channel's cookies alone instead.
+ */
+static inline void ecdma_cookie_complete(struct dma_async_tx_descriptor *tx)
+{
+	if (WARN_ON_ONCE(tx->cookie < DMA_MIN_COOKIE))
+		return;
+	tx->chan->completed_cookie = tx->cookie;
+	tx->cookie = 0;
+}
+
+/* dma_cookie_status(): no locking needed */
+static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
+						  dma_cookie_t cookie,
+						  struct dma_tx_state *state)
+{
+	dma_cookie_t used, complete;
+
+	used = chan->cookie;
+	complete = chan->completed_cookie;
+	barrier();
+	if (state) {
+		state->last = complete;
+		state->used = used;
+		state->residue = 0;
+		state->in_flight_bytes = 0;
+	}
+	return dma_async_is_complete(cookie, complete, used);
+}
+
+/*
+ * dmaengine_desc_get_callback_invoke(): callback_result is preferred over
+ * callback, as in the kernel.
+ */
+static inline void
+ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
+			   const struct dmaengine_result *result)
+{
+	dma_async_tx_callback_result callback_result = tx->callback_result;
+	dma_async_tx_callback callback = tx->callback;
+	void *param = tx->callback_param;
+
+	if (callback_result)
+		callback_result(param, result);
+	else if (callback)
+		callback(param);
+}
+
+/**
+ * struct ecdma_chan_stats - per-CPU counters of one channel
+ * @ops: completed operations per enum ecdma_op_type
+ * @bytes: bytes per block of those operations
+ * @errors: operations that did not run (bad address, provider error,
+ *	terminate_all)
+ * @inline_progress: tx_status/issue_pending calls that ran work inline
+ */
+struct ecdma_chan_stats {
+	u64 ops[ECDMA_OP_NR];
+	u64 bytes[ECDMA_OP_NR];
+	u64 errors[ECDMA_OP_NR];
+	u64 inline_progress;
+};
+
+struct ecdma_front;
+
+/**
+ * struct ecdma_chan - one dmaengine channel = one EC verbs calc
+ * @chan: the dmaengine channel
+ * @front: owning front
+ * @idx: channel index, for messages (dmaengine's name may be gone)
+ * @calc: calc on the CPU provider; its WR queue is the channel's queue
+ * @stats: per-CPU counters
+ * @lock: see below
+ * @free: completed and acked descriptors, ready for prep
+ * @submitted: cookie assigned, not yet posted, in cookie order
+ * @posted: posted to @calc, ->done not run yet, in cookie order
+ * @completed: completed, waiting for the client's ack
+ * @all: every descriptor of the channel (ecdma_desc.all_node)
+ * @nr_desc: descriptors on @all
+ * @nr_pending: descriptors submitted whose ->done has not finished
+ * @posting: a CPU is posting @submitted; others leave it their entries
+ */
+struct ecdma_chan {
+	struct dma_chan chan;
+	struct ecdma_front *front;
+	unsigned int idx;
+	struct ecdma_ec_calc *calc;
+	struct ecdma_chan_stats __percpu *stats;
+
+	/*
+	 * Guards the descriptor lists, @nr_desc, @nr_pending, @posting, the
+	 * channel's cookies (chan.cookie, chan.completed_cookie, assigned
+	 * and completed in queue order) and the feed of chan.local.  Never
+	 * held across ecdma_ec_post(), ecdma_ec_progress() or a client
+	 * callback.  Taken with irqsave: prep may run with IRQs off.
+	 */
+	spinlock_t lock;
+	struct list_head free;
+	struct list_head submitted;
+	struct list_head posted;
+	struct list_head completed;
+	struct list_head all;
+	unsigned int nr_desc;
+	unsigned int nr_pending;
+	bool posting;
+};
+
+/**
+ * struct ecdma_desc - a dmaengine descriptor and its EC verbs WR
+ * @txd: the dmaengine descriptor handed to the client
+ * @ch: owning channel
+ * @node: on one of @ch's lists (or none while the client holds it)
+ * @all_node: on @ch->all
+ * @result: VAL ops: where the sum_check_flags result goes
+ * @err: the operation could not be run (bad address); it runs as a NOP
+ * @aborted: terminate_all: completes without callback
+ * @mem: memory layout of @wr
+ * @wr: the work request posted to @ch->calc
+ * @x: the translated operation; @mem points into it
+ */
+struct ecdma_desc {
+	struct dma_async_tx_descriptor txd;
+	struct ecdma_chan *ch;
+	struct list_head node;
+	struct list_head all_node;
+	enum sum_check_flags *result;
+	int err;
+	bool aborted;
+	struct ecdma_ec_mem mem;
+	struct ecdma_ec_wr wr;
+	struct ecdma_xlate_wr x;
+};
+
+struct ecdma_sysfs;
+
+/**
+ * struct ecdma_front - the dmaengine provider on the platform device
+ * @dma: the dmaengine device; freed by its ->device_release
+ * @dev: the bound platform device
+ * @prov: EC verbs provider executing the channels' calcs
+ * @caps: its capabilities
+ * @desc_cache: descriptor slab
+ * @max_desc: descriptors per channel at most (= the calcs' max_inflight)
+ * @calc_k: data blocks of the calcs, the most sources of one operation
+ * @calc_matrix: the calcs' own calc_k x 2 matrix
+ * @core_stats: chan->local (dmaengine's per-CPU stats) may be fed;
+ *	cleared before unregistering, read under the channel lock
+ * @sysfs: sysfs counters (sysfs.c)
+ * @nr_chans: channels in @chans
+ * @chans: the channels
+ */
+struct ecdma_front {
+	struct dma_device dma;
+	struct device *dev;
+	struct ecdma_ec_provider *prov;
+	struct ecdma_ec_caps caps;
+	struct kmem_cache *desc_cache;
+	unsigned int max_desc;
+	unsigned int calc_k;
+	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
+	bool core_stats;
+	struct ecdma_sysfs *sysfs;
+	unsigned int nr_chans;
+	struct ecdma_chan chans[];
+};
+
+static inline struct ecdma_chan *to_ecdma_chan(struct dma_chan *chan)
+{
+	return container_of(chan, struct ecdma_chan, chan);
+}
+
+static inline struct ecdma_desc *to_ecdma_desc(struct dma_async_tx_descriptor *tx)
+{
+	return container_of(tx, struct ecdma_desc, txd);
+}
+
+/* dma.c */
+int ecdma_front_probe(struct platform_device *pdev);
+void ecdma_front_remove(struct platform_device *pdev);
+void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
+
+/* selftest.c */
+int ecdma_selftest(struct ecdma_front *front);
+
+/* sysfs.c */
+int ecdma_sysfs_init(struct ecdma_front *front);
+void ecdma_sysfs_exit(struct ecdma_front *front);
+
+#endif /* _ECDMA_FRONT_H */

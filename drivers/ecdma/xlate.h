@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ecdma: translation of dmaengine prep calls into EC verbs work requests.
+ *
+ * Pure code: builds in the kernel and in userspace (selftests/unit) through
+ * ecdma_compat.h.  It does not know dmaengine: it takes the prep arguments
+ * (addresses as u64, dmaengine flag bits) and fills a self-contained
+ * struct ecdma_xlate_wr (opcode, flags, sge lists, per-WR coefficient
+ * matrix) from which dma.c posts an EC verbs work request.  The flag and
+ * result values below mirror the kernel's enum dma_ctrl_flags and enum
+ * sum_check_flags; dma.c checks them at build time.
+ *
+ * Everything the WR needs is copied into it, so the caller's src/dst/scf
+ * arrays may change as soon as a translate function returns, and an address
+ * of a disabled P or Q destination is never read, let alone copied.
+ */
+#ifndef _ECDMA_XLATE_H
+#define _ECDMA_XLATE_H
+
+#include "ecdma_compat.h"
+#include <ecdma/ec.h>
+
+#define ECDMA_XLATE_MAX_SRC	255	/* sources of one prep (max_xor, max_pq) */
+#define ECDMA_XLATE_MAX_CODE	2	/* P and Q */
+#define ECDMA_XLATE_MAX_LEN	0x7fffffffU	/* ecdma_ec_mem.block_size is an int */
+
+/* enum dma_ctrl_flags */
+#define ECDMA_XLATE_PREP_INTERRUPT	BIT(0)
+#define ECDMA_XLATE_CTRL_ACK		BIT(1)
+#define ECDMA_XLATE_PQ_DISABLE_P	BIT(2)
+#define ECDMA_XLATE_PQ_DISABLE_Q	BIT(3)
+#define ECDMA_XLATE_PREP_CONTINUE	BIT(4)
+#define ECDMA_XLATE_PREP_FENCE		BIT(5)
+
+/* enum sum_check_flags: SUM_CHECK_P_RESULT, SUM_CHECK_Q_RESULT */
+#define ECDMA_XLATE_SUM_P	BIT(0)
+#define ECDMA_XLATE_SUM_Q	BIT(1)
+
+/**
+ * enum ecdma_op_type - dmaengine operation types, the unit of accounting
+ * @ECDMA_OP_MEMCPY: device_prep_dma_memcpy
+ * @ECDMA_OP_XOR: device_prep_dma_xor
+ * @ECDMA_OP_XOR_VAL: device_prep_dma_xor_val
+ * @ECDMA_OP_PQ: device_prep_dma_pq
+ * @ECDMA_OP_PQ_VAL: device_prep_dma_pq_val
+ * @ECDMA_OP_INTERRUPT: device_prep_dma_interrupt
+ * @ECDMA_OP_NR: number of types
+ */
+enum ecdma_op_type {
+	ECDMA_OP_MEMCPY,
+	ECDMA_OP_XOR,
+	ECDMA_OP_XOR_VAL,
+	ECDMA_OP_PQ,
+	ECDMA_OP_PQ_VAL,
+	ECDMA_OP_INTERRUPT,
+	ECDMA_OP_NR,
+};
+
+/**
+ * struct ecdma_xlate_wr - one translated dmaengine operation
+ * @opcode: ECDMA_EC_OP_NOP, _ENCODE, _VALIDATE or _COPY
+ * @wr_flags: ECDMA_EC_WR_* (ACCUMULATE)
+ * @type: enum ecdma_op_type of the prep call
+ * @nr_code: code (output or compared) blocks, 0..2
+ * @nr_data: data (input) blocks, 0..255
+ * @result_bit: VALIDATE: the ECDMA_XLATE_SUM_* bit code block j maps to
+ * @len: bytes per block; every used sge has this length
+ * @matrix: @nr_data x @nr_code coefficients, row-major (matrix[i * nr_code +
+ *	j] = coefficient of data i in code j), pointing into @mat or at a
+ *	shared constant table; NULL for NOP and COPY
+ * @code: code blocks; addr is the address given to the translate function
+ * @data: data blocks, likewise
+ * @mat: storage for per-operation coefficients
+ *
+ * @code and @data have the layout struct ecdma_ec_mem expects, so the WR
+ * can point at them directly once the addresses are made provider-usable.
+ */
+struct ecdma_xlate_wr {
+	enum ecdma_ec_opcode opcode;
+	u32 wr_flags;
+	u8 type;
+	u8 nr_code;
+	u16 nr_data;
+	u8 result_bit[ECDMA_XLATE_MAX_CODE];
+	u32 len;
+	const u8 *matrix;
+	struct ecdma_ec_sge code[ECDMA_XLATE_MAX_CODE];
+	struct ecdma_ec_sge data[ECDMA_XLATE_MAX_SRC];
+	u8 mat[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
+};
+
+int ecdma_xlate_memcpy(struct ecdma_xlate_wr *x, u64 dst, u64 src,
+		       size_t len);
+int ecdma_xlate_xor(struct ecdma_xlate_wr *x, u64 dst, const u64 *src,
+		    unsigned int src_cnt, size_t len);
+int ecdma_xlate_xor_val(struct ecdma_xlate_wr *x, const u64 *src,
+			unsigned int src_cnt, size_t len);
+int ecdma_xlate_pq(struct ecdma_xlate_wr *x, const u64 *dst, const u64 *src,
+		   unsigned int src_cnt, const u8 *scf, size_t len,
+		   unsigned long flags);
+int ecdma_xlate_pq_val(struct ecdma_xlate_wr *x, const u64 *pq,
+		       const u64 *src, unsigned int src_cnt, const u8 *scf,
+		       size_t len, unsigned long flags);
+void ecdma_xlate_interrupt(struct ecdma_xlate_wr *x);
+
+u32 ecdma_xlate_result(const struct ecdma_xlate_wr *x, u32 wr_result);
+u32 ecdma_xlate_result_all(const struct ecdma_xlate_wr *x);
+
+#endif /* _ECDMA_XLATE_H */
