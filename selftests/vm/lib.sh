@@ -52,6 +52,12 @@ ecdma_stat() {
 	cat "$ECDMA_DEV/stats/$1" 2>/dev/null || echo 0
 }
 
+# ecdma_ops <op>: operations of type <op> (memcpy, xor, xor_val, pq, pq_val,
+# interrupt) completed by ecdma over all channels; 0 if not loaded
+ecdma_ops() {
+	ecdma_stat "$1_ops"
+}
+
 # brd_setup <count> <size-MiB>: /dev/ram0..count-1
 brd_setup() {
 	modprobe brd rd_nr="$1" rd_size=$(($2 * 1024)) max_part=0

@@ -1,17 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# md RAID5 and RAID6 over brd with ecdma loaded: create, fio write+verify,
-# parity check (mismatch_cnt 0), then stop.
+#
+# md RAID5/RAID6 over brd with ecdma providing the parity engine.
+# For each array: create, fio write + verify, parity check (mismatch_cnt 0),
+# fail one (RAID5) or two (RAID6) disks and verify the data in degraded mode,
+# re-add the disks, rebuild, check again, verify again.  Every phase also
+# asserts that ecdma's counters for the operations md must have used moved,
+# otherwise async_tx silently ran them on the CPU and the test proves nothing.
 . /ecdma/lib.sh
 
 modprobe ecdma || { ktap_fail "load_ecdma"; ktap_exit; }
 modprobe raid456 || { ktap_fail "load_raid456"; ktap_exit; }
 
-# md_scenario <level> <disks> <chunk-KiB>
+# expect_moved <tag> <before> <after> <what>
+expect_moved() {
+	if [ "$3" -gt "$2" ]; then
+		ktap_ok "$1 # $4 ops $2 -> $3"
+	else
+		ktap_fail "$1 # $4 ops did not move ($2 -> $3)"
+	fi
+}
+
+fio_job() {
+	# fio_job <rw> <size> <bs> : sequential I/O on md0 with crc32c verify
+	fio --name=md --filename=/dev/md0 --rw="$1" --size="$2" --bs="$3" \
+		--ioengine=psync --direct=1 --eta=never --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output=/tmp/fio.log \
+		>/dev/null 2>&1 || { cat /tmp/fio.log; return 1; }
+}
+
+fio_verify_only() {
+	fio --name=md --filename=/dev/md0 --rw=read --size="$1" --bs="$2" \
+		--ioengine=psync --direct=1 --eta=never --verify=crc32c \
+		--verify_only=1 --verify_fatal=1 --output=/tmp/fio.log \
+		>/dev/null 2>&1 || { cat /tmp/fio.log; return 1; }
+}
+
+# md_scenario <level> <disks> <chunk-KiB> <disk-MiB> [rmw_level]
 md_scenario() {
-	level=$1 ndisks=$2 chunk=$3
-	tag="raid${level}_${ndisks}d_${chunk}k"
-	brd_setup "$ndisks" 32
+	level=$1 ndisks=$2 chunk=$3 dsize=$4 rmw=${5:-}
+	tag="raid${level}_${ndisks}d_${chunk}k${rmw:+_rmw$rmw}"
+	gen=$([ "$level" = 5 ] && echo xor || echo pq)
+	val=$([ "$level" = 5 ] && echo xor_val || echo pq_val)
+	data=$((ndisks - (level - 4)))
+	size=$((data * dsize / 2))M
+
+	brd_setup "$ndisks" "$dsize"
 	devs=""
 	i=0
 	while [ $i -lt "$ndisks" ]; do
@@ -21,33 +55,66 @@ md_scenario() {
 	# shellcheck disable=SC2086
 	if ! mdadm --create /dev/md0 --run --quiet --level="$level" \
 		--raid-devices="$ndisks" --chunk="$chunk" --assume-clean \
-		--bitmap=none $devs; then
+		--bitmap=none $devs 2>/tmp/mdadm.log; then
+		cat /tmp/mdadm.log
 		ktap_fail "${tag}_create"
 		brd_teardown
 		return
 	fi
 	ktap_ok "${tag}_create"
-	[ "$level" = 6 ] && echo 0 >/sys/block/md0/md/rmw_level
-	if fio --name=w --filename=/dev/md0 --rw=write --bs=64k --size=48M \
-		--ioengine=psync --direct=1 --eta=never --verify=crc32c --do_verify=1 \
-		--verify_fatal=1 --output=/tmp/fio.log; then
-		ktap_ok "${tag}_fio_write_verify"
-	else
-		ktap_fail "${tag}_fio_write_verify"
-		cat /tmp/fio.log
-	fi
+	[ -n "$rmw" ] && echo "$rmw" >/sys/block/md0/md/rmw_level
+
+	b=$(ecdma_ops "$gen")
+	ktap_check "${tag}_fio_write_verify" fio_job write "$size" 128k
+	expect_moved "${tag}_write_offloaded" "$b" "$(ecdma_ops "$gen")" "$gen"
+
+	b=$(ecdma_ops "$val")
 	mm=$(md_check md0)
-	if [ "$mm" = 0 ]; then
-		ktap_ok "${tag}_check_mismatch_0"
-	else
+	[ "$mm" = 0 ] && ktap_ok "${tag}_check_mismatch_0" ||
 		ktap_fail "${tag}_check_mismatch_0 # mismatch_cnt=$mm"
+	expect_moved "${tag}_check_offloaded" "$b" "$(ecdma_ops "$val")" "$val"
+
+	# degraded: lose the last disk (RAID5) or the first two (RAID6)
+	if [ "$level" = 5 ]; then
+		failed="/dev/ram$((ndisks - 1))"
+	else
+		failed="/dev/ram0 /dev/ram1"
 	fi
+	for d in $failed; do
+		mdadm /dev/md0 --fail "$d" --remove "$d" >/dev/null 2>&1
+	done
+	b=$(ecdma_ops "$gen")
+	ktap_check "${tag}_degraded_verify" fio_verify_only "$size" 128k
+	expect_moved "${tag}_degraded_offloaded" "$b" "$(ecdma_ops "$gen")" "$gen"
+
+	# re-add and rebuild
+	for d in $failed; do
+		mdadm --zero-superblock "$d" >/dev/null 2>&1
+		mdadm /dev/md0 --add "$d" >/dev/null 2>&1
+	done
+	b=$(ecdma_ops "$gen")
+	sleep 1
+	if md_wait_idle md0 && ! grep -q _ /proc/mdstat; then
+		ktap_ok "${tag}_rebuild"
+	else
+		cat /proc/mdstat
+		ktap_fail "${tag}_rebuild"
+	fi
+	expect_moved "${tag}_rebuild_offloaded" "$b" "$(ecdma_ops "$gen")" "$gen"
+	mm=$(md_check md0)
+	[ "$mm" = 0 ] && ktap_ok "${tag}_rebuilt_check_mismatch_0" ||
+		ktap_fail "${tag}_rebuilt_check_mismatch_0 # mismatch_cnt=$mm"
+	ktap_check "${tag}_rebuilt_verify" fio_verify_only "$size" 128k
+
 	mdadm --stop /dev/md0 >/dev/null 2>&1
 	brd_teardown
 }
 
-md_scenario 5 4 64
-md_scenario 6 6 64
+md_scenario 5 4 64 32
+md_scenario 5 17 4 8
+md_scenario 6 5 512 32 0
+md_scenario 6 8 64 16 1
+md_scenario 6 18 128 8 0
 modprobe -r raid456
 modprobe -r ecdma
 ktap_exit
