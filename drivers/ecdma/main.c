@@ -52,8 +52,22 @@ static int __init ecdma_init(void)
 		ret = PTR_ERR(ecdma_pdev);
 		goto err_unregister_driver;
 	}
+
+	/*
+	 * A failed probe does not fail platform_device_register(): check the
+	 * binding so that "modprobe ecdma" reports it instead of leaving a
+	 * module with no channels that md would silently never use.  probe
+	 * has logged why.
+	 */
+	if (!ecdma_pdev->dev.driver) {
+		pr_err("provider not registered, see the messages above\n");
+		ret = -ENODEV;
+		goto err_unregister_device;
+	}
 	return 0;
 
+err_unregister_device:
+	platform_device_unregister(ecdma_pdev);
 err_unregister_driver:
 	platform_driver_unregister(&ecdma_driver);
 err_ec_core_exit:

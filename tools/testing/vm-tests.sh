@@ -3,7 +3,8 @@
 #
 # Run the guest test suite (selftests/vm/tests.list) in QEMU for every
 # pinned kernel with -cpu max (AVX2), plus one run with the plain qemu64 CPU
-# so the scalar fallbacks are covered.  Builds the modules first.
+# so the scalar fallbacks are covered, and one boot with swiotlb=force where
+# ecdma must refuse to load.  Builds the modules first.
 #
 # Usage: vm-tests.sh [--counts FILE] [kernel-tag...]
 set -uo pipefail
@@ -23,7 +24,7 @@ runs=()
 for t in "${tags[@]}"; do
 	runs+=("$t:max")
 done
-runs+=("${tags[0]}:qemu64")
+runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb")
 
 rc=0
 for r in "${runs[@]}"; do
@@ -36,7 +37,13 @@ for r in "${runs[@]}"; do
 		continue
 	fi
 	echo "# VM run: kernel $tag, cpu $cpu"
-	out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" -- "${tests[@]}")
+	if [ "$cpu" = swiotlb ]; then
+		# DMA bounce buffers forced: ecdma must refuse to register
+		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --append swiotlb=force \
+			-- selftests/vm/refuse_swiotlb.sh)
+	else
+		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" -- "${tests[@]}")
+	fi
 	vrc=$?
 	printf '%s\n' "$out" | grep -v '^# ECDMA-COUNTS'
 	[ -z "$counts" ] || printf '%s\n' "$out" | awk '/^# ECDMA-COUNTS/ { print $3, $4, $5 }' >>"$counts"
