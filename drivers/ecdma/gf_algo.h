@@ -6,7 +6,9 @@
  * one with ecdma_gf_algo_find() and then call through it.
  *
  * Contract every implementation keeps (the unit tests check it):
- *  - any alignment of every pointer, any len >= 1 (tails handled);
+ *  - any alignment of every pointer, any len >= 1 (tails handled); the
+ *    SIMD algos use unaligned loads and stores throughout and need no
+ *    alignment for speed either;
  *  - alias-safe: an output may be the very same buffer as an input (XOR
  *    into src[0], RAID-6 Q over a source, in-place multiply); the result is
  *    as if all inputs were read before any output was written.  Partial
@@ -31,6 +33,10 @@
  *	wraps them in kernel_fpu_begin()/kernel_fpu_end() (keeping each
  *	section short) and falls back to a non-@fpu algo when
  *	!irq_fpu_usable().  @prep never needs the FPU.
+ * @fast_pq: @encode beats lib/raid6's gen_syndrome on exact RAID-6 P+Q
+ *	(measured with make bench); a provider may skip lib/raid6 for it
+ * @fast_xor: @xor beats xor_blocks() (one pass instead of ceil(k/4)); a
+ *	provider may skip xor_blocks() for it
  * @tbl_bytes: bytes of precomputed table per coefficient
  * @prep: turn a k x m verbs-layout matrix (matrix[i * m + j] = coefficient
  *	of input i in output j) into this algo's tables, k * m * @tbl_bytes
@@ -46,6 +52,8 @@ struct ecdma_gf_algo {
 	bool (*usable)(void);
 	int priority;
 	bool fpu;
+	bool fast_pq;
+	bool fast_xor;
 	unsigned int tbl_bytes;
 	void (*prep)(const u8 *matrix, int k, int m, u8 *tbls);
 	void (*encode)(size_t len, int k, int m, const u8 *tbls,

@@ -23,6 +23,9 @@
 #include "ecdma_compat.h"
 #include "gf.h"
 #include "gf_algo.h"
+#ifdef __x86_64__
+#include "gf_simd.h"
+#endif
 
 #define GEN_CHUNK	64
 #define GEN_WORDS	8	/* the gen_*() helpers below are written for 8 */
@@ -306,6 +309,12 @@ const struct ecdma_gf_algo ecdma_gf_algo_generic = {
  */
 const struct ecdma_gf_algo *const ecdma_gf_algos[] = {
 	&ecdma_gf_algo_generic,
+#ifdef __x86_64__
+	&ecdma_gf_algo_avx2,
+	&ecdma_gf_algo_avx512,
+	&ecdma_gf_algo_avx2_gfni,
+	&ecdma_gf_algo_avx512_gfni,
+#endif
 	NULL,
 };
 

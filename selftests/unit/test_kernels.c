@@ -11,6 +11,9 @@
 #include "ecdma_compat.h"
 #include "gf.h"
 #include "gf_algo.h"
+#ifdef __x86_64__
+#include "gf_simd.h"
+#endif
 #include "ecdma_test.h"
 
 enum coef_mode {
@@ -447,6 +450,50 @@ static void test_nibble_tables(void)
 	ksft_test_result(!bad, "nibble_tables_match_isal\n");
 }
 
+#ifdef __x86_64__
+/* bit i of the product is the parity of matrix byte 7 - i AND x */
+static u8 affine_apply(u64 a, u8 x)
+{
+	u8 r = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (__builtin_parity((unsigned int)((a >> (8 * (7 - i))) & x)))
+			r |= BIT(i);
+	return r;
+}
+
+static void test_affine_matrices(void)
+{
+	u8 mat[9 * 5], tbls[9 * 5 * ECDMA_GF_AFFINE_TBL_BYTES];
+	unsigned int c, x, bad = 0;
+	int i, j;
+
+	for (c = 0; c < 256; c++) {
+		u64 a = ecdma_gf_affine_matrix(c);
+
+		for (x = 0; x < 256; x++)
+			bad += affine_apply(a, x) != ecdma_gf_mul(c, x);
+	}
+	bad += ecdma_gf_affine_matrix(1) != ecdma_gf_affine_identity;
+	test_rnd_fill(mat, sizeof(mat));
+	ecdma_gf_prep_affine(mat, 9, 5, tbls);
+	for (i = 0; i < 9; i++)
+		for (j = 0; j < 5; j++) {
+			u64 a;
+
+			memcpy(&a, tbls + (j * 9 + i) * 8, 8);
+			bad += a != ecdma_gf_affine_matrix(mat[i * 5 + j]);
+		}
+	ksft_test_result(!bad, "gfni_affine_matrices_are_0x11d_products\n");
+}
+#else
+static void test_affine_matrices(void)
+{
+	ksft_test_result_skip("gfni_affine_matrices: not x86-64\n");
+}
+#endif
+
 #define TESTS_PER_ALGO	7
 
 static void run_algo(const struct ecdma_gf_algo *algo)
@@ -476,11 +523,12 @@ int main(void)
 	for (a = ecdma_gf_algos; *a; a++)
 		n++;
 	ksft_print_header();
-	ksft_set_plan(2 + TESTS_PER_ALGO * n);
+	ksft_set_plan(3 + TESTS_PER_ALGO * n);
 	test_rng_init();
 
 	test_algo_table();
 	test_nibble_tables();
+	test_affine_matrices();
 	for (a = ecdma_gf_algos; *a; a++)
 		run_algo(*a);
 	return ksft_finished();

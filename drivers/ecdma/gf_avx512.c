@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma GF(2^8) kernels, AVX-512BW: vpshufb on split-nibble tables (ISA-L's
+ * 32-byte layout, shared with the generic algo), 64-byte vectors, two per
+ * step, masked loads for tails.  See gf_simd_tmpl.h.
+ */
+#include "ecdma_compat.h"
+#include "gf_algo.h"
+#include "gf_simd.h"
+
+#define SIMD_NAME(x)	avx512_##x
+#define SIMD_TGT	ECDMA_TGT_AVX512
+#define SIMD_VW		64
+#define SIMD_GFNI	0
+#define SIMD_UNROLL	2
+#include "gf_simd_tmpl.h"
+
+static bool avx512_usable(void)
+{
+	return ecdma_simd_has(ECDMA_SIMD_AVX2 | ECDMA_SIMD_AVX512);
+}
+
+const struct ecdma_gf_algo ecdma_gf_algo_avx512 = {
+	.name		= "avx512",
+	.usable		= avx512_usable,
+	.priority	= 20,
+	.fpu		= true,
+	.fast_pq	= false,
+	.fast_xor	= true,
+	.tbl_bytes	= ECDMA_GF_NIBBLE_TBL_BYTES,
+	.prep		= ecdma_gf_prep_nibble,
+	.encode		= avx512_encode,
+	.xor		= avx512_xor,
+};

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma GF(2^8) kernels, GFNI: vgf2p8affineqb with one 8x8 bit matrix per
+ * coefficient (polynomial 0x11d; vgf2p8mulb is the AES field and would be
+ * wrong), with AVX2 (32-byte vectors) and AVX-512 (64-byte vectors, two
+ * per step, masked tails).  See gf_simd_tmpl.h.
+ */
+#include "ecdma_compat.h"
+#include "gf_algo.h"
+#include "gf_simd.h"
+
+#define SIMD_NAME(x)	gfni256_##x
+#define SIMD_TGT	ECDMA_TGT_AVX2_GFNI
+#define SIMD_VW		32
+#define SIMD_GFNI	1
+#define SIMD_UNROLL	2
+#include "gf_simd_tmpl.h"
+#undef SIMD_NAME
+#undef SIMD_TGT
+#undef SIMD_VW
+#undef SIMD_GFNI
+#undef SIMD_UNROLL
+
+#define SIMD_NAME(x)	gfni512_##x
+#define SIMD_TGT	ECDMA_TGT_AVX512_GFNI
+#define SIMD_VW		64
+#define SIMD_GFNI	1
+#define SIMD_UNROLL	2
+#include "gf_simd_tmpl.h"
+
+static bool gfni256_usable(void)
+{
+	return ecdma_simd_has(ECDMA_SIMD_AVX2 | ECDMA_SIMD_GFNI);
+}
+
+static bool gfni512_usable(void)
+{
+	return ecdma_simd_has(ECDMA_SIMD_AVX2 | ECDMA_SIMD_AVX512 |
+			      ECDMA_SIMD_GFNI);
+}
+
+const struct ecdma_gf_algo ecdma_gf_algo_avx2_gfni = {
+	.name		= "avx2-gfni",
+	.usable		= gfni256_usable,
+	.priority	= 30,
+	.fpu		= true,
+	.fast_pq	= true,
+	.fast_xor	= true,
+	.tbl_bytes	= ECDMA_GF_AFFINE_TBL_BYTES,
+	.prep		= ecdma_gf_prep_affine,
+	.encode		= gfni256_encode,
+	.xor		= gfni256_xor,
+};
+
+const struct ecdma_gf_algo ecdma_gf_algo_avx512_gfni = {
+	.name		= "avx512-gfni",
+	.usable		= gfni512_usable,
+	.priority	= 40,
+	.fpu		= true,
+	.fast_pq	= true,
+	.fast_xor	= true,
+	.tbl_bytes	= ECDMA_GF_AFFINE_TBL_BYTES,
+	.prep		= ecdma_gf_prep_affine,
+	.encode		= gfni512_encode,
+	.xor		= gfni512_xor,
+};

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma x86-64 SIMD GF(2^8) kernels: CPU feature checks, GFNI matrices and
+ * the pass ordering shared by gf_avx2.c, gf_avx512.c and gf_gfni.c.  No
+ * SIMD code here.
+ */
+#include "ecdma_compat.h"
+#include "gf.h"
+#include "gf_algo.h"
+#include "gf_simd.h"
+
+#ifdef __KERNEL__
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/types.h>
+
+/**
+ * ecdma_simd_has() - can this CPU and the OS run these SIMD extensions?
+ * @feats: ECDMA_SIMD_* bits
+ *
+ * CPUID bits and the XSAVE state the kernel enabled, as lib/raid6 checks.
+ *
+ * Return: true when all of @feats are usable.
+ */
+bool ecdma_simd_has(unsigned int feats)
+{
+	u64 xmask = XFEATURE_MASK_SSE | XFEATURE_MASK_YMM;
+
+	if (!boot_cpu_has(X86_FEATURE_AVX) || !boot_cpu_has(X86_FEATURE_AVX2))
+		return false;
+	if (feats & ECDMA_SIMD_AVX512) {
+		if (!boot_cpu_has(X86_FEATURE_AVX512F) ||
+		    !boot_cpu_has(X86_FEATURE_AVX512BW) ||
+		    !boot_cpu_has(X86_FEATURE_AVX512VL))
+			return false;
+		xmask |= XFEATURE_MASK_AVX512;
+	}
+	if ((feats & ECDMA_SIMD_GFNI) && !boot_cpu_has(X86_FEATURE_GFNI))
+		return false;
+	return cpu_has_xfeatures(xmask, NULL);
+}
+#else
+#include <cpuid.h>
+
+bool ecdma_simd_has(unsigned int feats)
+{
+	unsigned int a, b, c, d, lo, hi;
+	u64 xcr0, xmask = 0x6;		/* SSE, AVX */
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & BIT(27)) ||
+	    !(c & BIT(28)))
+		return false;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || !(b & BIT(5)))
+		return false;
+	if (feats & ECDMA_SIMD_AVX512) {
+		if ((b & (BIT(16) | BIT(30) | BIT(31))) !=
+		    (BIT(16) | BIT(30) | BIT(31)))
+			return false;
+		xmask |= 0xe0;		/* opmask, ZMM_Hi256, Hi16_ZMM */
+	}
+	if ((feats & ECDMA_SIMD_GFNI) && !(c & BIT(8)))
+		return false;
+	asm volatile("xgetbv" : "=a" (lo), "=d" (hi) : "c" (0));
+	xcr0 = ((u64)hi << 32) | lo;
+	return (xcr0 & xmask) == xmask;
+}
+#endif
+
+/**
+ * ecdma_gf_affine_matrix() - multiplication by @c as a vgf2p8affineqb matrix
+ * @c: the constant
+ *
+ * Bit i of the product is the parity of (matrix byte 7 - i) & x, so byte
+ * 7 - i holds bit i of c * 2^j at bit j.  Any polynomial works this way;
+ * this is 0x11d's (vgf2p8mulb would be 0x11b's).
+ *
+ * Return: the matrix (byte-equal to ISA-L's gf_table_gfni[] entries).
+ */
+u64 ecdma_gf_affine_matrix(u8 c)
+{
+	u64 a = 0;
+	int i, j;
+
+	for (j = 0; j < 8; j++) {
+		u8 p = ecdma_gf_mul(c, BIT(j));
+
+		for (i = 0; i < 8; i++)
+			if (p & BIT(i))
+				a |= BIT_ULL(8 * (7 - i) + j);
+	}
+	return a;
+}
+
+/**
+ * ecdma_gf_prep_affine() - GFNI tables for a whole matrix
+ * @matrix: k x m, verbs layout (matrix[i * m + j])
+ * @k: inputs
+ * @m: outputs
+ * @tbls: k * m * ECDMA_GF_AFFINE_TBL_BYTES out, (i, j) at (j * k + i) * 8
+ */
+void ecdma_gf_prep_affine(const u8 *matrix, int k, int m, u8 *tbls)
+{
+	int i, j;
+
+	for (j = 0; j < m; j++)
+		for (i = 0; i < k; i++) {
+			u64 a = ecdma_gf_affine_matrix(matrix[i * m + j]);
+
+			memcpy(tbls + (j * k + i) * ECDMA_GF_AFFINE_TBL_BYTES,
+			       &a, sizeof(a));
+		}
+}
+
+/**
+ * ecdma_simd_order() - order outputs for dot-product passes
+ * @k: inputs
+ * @m: outputs
+ * @in: input buffers
+ * @out: output buffers
+ * @ord: m out: the outputs in the order to compute them, in passes of
+ *	ECDMA_SIMD_GROUP
+ *
+ * Outputs that are the same buffer as an input go last, so that every
+ * pass but the last reads inputs nothing has written yet.
+ *
+ * Return: 0, or -1 when those outputs do not fit in the last pass.
+ */
+int ecdma_simd_order(int k, int m, const u8 *const *in, u8 *const *out,
+		     int *ord)
+{
+	int i, j, n = 0, na = 0, last;
+	u32 alias = 0;
+
+	if (m <= ECDMA_SIMD_GROUP) {
+		for (j = 0; j < m; j++)
+			ord[j] = j;
+		return 0;
+	}
+	for (j = 0; j < m; j++)
+		for (i = 0; i < k; i++)
+			if (out[j] == in[i]) {
+				alias |= BIT(j);
+				na++;
+				break;
+			}
+	last = m - (m - 1) / ECDMA_SIMD_GROUP * ECDMA_SIMD_GROUP;
+	if (na > last)
+		return -1;
+	for (j = 0; j < m; j++)
+		if (!(alias & BIT(j)))
+			ord[n++] = j;
+	for (j = 0; j < m; j++)
+		if (alias & BIT(j))
+			ord[n++] = j;
+	return 0;
+}

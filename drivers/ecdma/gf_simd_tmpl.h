@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ecdma SIMD GF(2^8) kernel template, included once per algo by
+ * gf_avx2.c, gf_avx512.c and gf_gfni.c after defining:
+ *
+ *   SIMD_NAME(x)	prefix for the generated functions
+ *   SIMD_TGT		the function target attribute (gf_simd.h)
+ *   SIMD_VW		vector width, 32 or 64
+ *   SIMD_GFNI		1: vgf2p8affineqb with 8-byte matrices,
+ *			0: vpshufb with 32-byte split-nibble tables
+ *   SIMD_UNROLL	vectors per output per dot-product step, 1 or 2
+ *
+ * Dot product: a step reads SIMD_UNROLL vectors of every input once,
+ * keeps up to ECDMA_SIMD_GROUP outputs in registers and writes each once.
+ * More outputs take more passes; an output that is the same buffer as an
+ * input is computed in the last pass (ecdma_simd_order()), so every pass
+ * still sees the original input.  Tails (< SIMD_VW bytes) and the rare
+ * layouts passes cannot order go through a one-vector path that stages
+ * the outputs on the stack: AVX-512 loads them with byte masks, AVX2
+ * through a zero-padded copy.
+ *
+ * Regular stores: non-temporal ones lost on the 4 KiB pages md hands us
+ * (Documentation/driver-api/ecdma-simd.rst).
+ */
+
+#define S_(x)	SIMD_NAME(x)
+
+#if SIMD_VW == 64
+#define S_V	ecdma_v64qi
+#define S_VU	ecdma_v64qi_u
+#define S_VH	ecdma_v32hi
+#define S_VQ	ecdma_v8di
+#define S_PSHUFB(t, x)	ecdma_pshufb512((t), (x))
+#define S_AFFINE(x, a)	ecdma_affine512((x), (a))
+#else
+#define S_V	ecdma_v32qi
+#define S_VU	ecdma_v32qi_u
+#define S_VH	ecdma_v16hi
+#define S_VQ	ecdma_v4di
+#define S_PSHUFB(t, x)	ecdma_pshufb256((t), (x))
+#define S_AFFINE(x, a)	ecdma_affine256((x), (a))
+#endif
+
+#if SIMD_GFNI
+#define S_TB	ECDMA_GF_AFFINE_TBL_BYTES
+#else
+#define S_TB	ECDMA_GF_NIBBLE_TBL_BYTES
+#endif
+
+static __always_inline SIMD_TGT S_V S_(ld)(const u8 *p)
+{
+	return *(const S_VU *)p;
+}
+
+static __always_inline SIMD_TGT void S_(st)(u8 *p, S_V v)
+{
+	*(S_VU *)p = v;
+}
+
+static __always_inline SIMD_TGT S_V S_(zero)(void)
+{
+	S_V z = { 0 };
+
+	return z;
+}
+
+/* @n <= SIMD_VW bytes at @p, the rest zero */
+static __always_inline SIMD_TGT S_V S_(ld_part)(const u8 *p, size_t n)
+{
+#if SIMD_VW == 64
+	return ecdma_ldmask512(p, S_(zero)(),
+			       n >= 64 ? ~0ULL : (1ULL << n) - 1);
+#else
+	u8 buf[SIMD_VW] = { 0 };
+
+	memcpy(buf, p, n);
+	return S_(ld)(buf);
+#endif
+}
+
+/* A multiplier: the matrix, or the lo/hi nibble tables in every lane. */
+struct S_(coef) {
+	S_V a;
+#if !SIMD_GFNI
+	S_V b;
+#endif
+};
+
+/* An input vector (@r), with its nibbles split for vpshufb. */
+struct S_(x) {
+	S_V r;
+	S_V a;
+#if !SIMD_GFNI
+	S_V b;
+#endif
+};
+
+static __always_inline SIMD_TGT struct S_(coef) S_(coef)(const u8 *t)
+{
+	struct S_(coef) c;
+#if defined(__CHECKER__)
+	/* sparse cannot parse vector initializers */
+	memset(&c, *t, sizeof(c));
+#elif SIMD_GFNI
+	u64 q;
+
+	memcpy(&q, t, sizeof(q));
+#if SIMD_VW == 64
+	c.a = (S_V)(S_VQ) { q, q, q, q, q, q, q, q };
+#else
+	c.a = (S_V)(S_VQ) { q, q, q, q };
+#endif
+#else
+	/* vbroadcasti128 / vbroadcasti32x4: a load, no shuffle uop */
+	ecdma_v2di l = *(const ecdma_v2di_u *)t;
+	ecdma_v2di h = *(const ecdma_v2di_u *)(t + 16);
+
+#if SIMD_VW == 64
+	c.a = ecdma_bcast16x4(l);
+	c.b = ecdma_bcast16x4(h);
+#else
+	c.a = ecdma_bcast16x2(l);
+	c.b = ecdma_bcast16x2(h);
+#endif
+#endif
+	return c;
+}
+
+static __always_inline SIMD_TGT struct S_(x) S_(split)(S_V v)
+{
+	struct S_(x) x;
+
+	x.r = v;
+#if SIMD_GFNI
+	x.a = v;
+#else
+	S_V mask;
+
+	memset(&mask, 0x0f, sizeof(mask));
+	x.a = v & mask;
+	x.b = (S_V)((S_VH)v >> 4) & mask;
+#endif
+	return x;
+}
+
+static __always_inline SIMD_TGT S_V S_(mul)(struct S_(x) x,
+					   struct S_(coef) c)
+{
+#if SIMD_GFNI
+	return S_AFFINE(x.a, c.a);
+#else
+	return S_PSHUFB(c.a, x.a) ^ S_PSHUFB(c.b, x.b);
+#endif
+}
+
+/*
+ * One step of one pass at @off: SIMD_VW bytes, or twice that when @two,
+ * of outputs o[0..g-1] (g <= 4) with tables t[j] (the k tables of output
+ * j).  @ones: every coefficient of output 0 is 1 (RAID P), a plain XOR.
+ * @g, @two and @ones are constants after inlining, so the accumulators
+ * live in registers.
+ */
+static __always_inline SIMD_TGT void
+S_(step)(size_t off, int k, int g, bool two, bool ones,
+	 const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
+{
+	S_V a0, a1, a2, a3, b0, b1, b2, b3;
+	int i;
+
+	a0 = S_(zero)();
+	a1 = a0;
+	a2 = a0;
+	a3 = a0;
+	b0 = a0;
+	b1 = a0;
+	b2 = a0;
+	b3 = a0;
+	for (i = 0; i < k; i++) {
+		const u8 *p = in[i] + off;
+		struct S_(x) x = S_(split)(S_(ld)(p)), y = x;
+		struct S_(coef) c;
+
+		if (two)
+			y = S_(split)(S_(ld)(p + SIMD_VW));
+		if (ones) {
+			a0 ^= x.r;
+			if (two)
+				b0 ^= y.r;
+		} else {
+			c = S_(coef)(t[0] + i * S_TB);
+			a0 ^= S_(mul)(x, c);
+			if (two)
+				b0 ^= S_(mul)(y, c);
+		}
+		if (g > 1) {
+			c = S_(coef)(t[1] + i * S_TB);
+			a1 ^= S_(mul)(x, c);
+			if (two)
+				b1 ^= S_(mul)(y, c);
+		}
+		if (g > 2) {
+			c = S_(coef)(t[2] + i * S_TB);
+			a2 ^= S_(mul)(x, c);
+			if (two)
+				b2 ^= S_(mul)(y, c);
+		}
+		if (g > 3) {
+			c = S_(coef)(t[3] + i * S_TB);
+			a3 ^= S_(mul)(x, c);
+			if (two)
+				b3 ^= S_(mul)(y, c);
+		}
+	}
+	if (acc) {
+		a0 ^= S_(ld)(o[0] + off);
+		if (two)
+			b0 ^= S_(ld)(o[0] + off + SIMD_VW);
+		if (g > 1) {
+			a1 ^= S_(ld)(o[1] + off);
+			if (two)
+				b1 ^= S_(ld)(o[1] + off + SIMD_VW);
+		}
+		if (g > 2) {
+			a2 ^= S_(ld)(o[2] + off);
+			if (two)
+				b2 ^= S_(ld)(o[2] + off + SIMD_VW);
+		}
+		if (g > 3) {
+			a3 ^= S_(ld)(o[3] + off);
+			if (two)
+				b3 ^= S_(ld)(o[3] + off + SIMD_VW);
+		}
+	}
+	S_(st)(o[0] + off, a0);
+	if (two)
+		S_(st)(o[0] + off + SIMD_VW, b0);
+	if (g > 1) {
+		S_(st)(o[1] + off, a1);
+		if (two)
+			S_(st)(o[1] + off + SIMD_VW, b1);
+	}
+	if (g > 2) {
+		S_(st)(o[2] + off, a2);
+		if (two)
+			S_(st)(o[2] + off + SIMD_VW, b2);
+	}
+	if (g > 3) {
+		S_(st)(o[3] + off, a3);
+		if (two)
+			S_(st)(o[3] + off + SIMD_VW, b3);
+	}
+}
+
+/* One pass over bytes [0, len), len a multiple of SIMD_VW. */
+static __always_inline SIMD_TGT void
+S_(dot)(size_t len, int k, int g, bool ones, const u8 *const *t,
+	const u8 *const *in, u8 *const *o, bool acc)
+{
+	const size_t step = SIMD_VW * SIMD_UNROLL;
+	size_t off;
+
+	for (off = 0; off + step <= len; off += step)
+		S_(step)(off, k, g, SIMD_UNROLL > 1, ones, t, in, o, acc);
+	if (off < len)
+		S_(step)(off, k, g, false, ones, t, in, o, acc);
+}
+
+/* Is every coefficient in these @k tables 1? */
+static bool S_(all_ones)(int k, const u8 *t)
+{
+	int i;
+
+	for (i = 0; i < k; i++) {
+#if SIMD_GFNI
+		u64 q;
+
+		memcpy(&q, t + i * S_TB, sizeof(q));
+		if (q != ecdma_gf_affine_identity)
+			return false;
+#else
+		if (t[i * S_TB + 1] != 1)	/* lo[1] == c */
+			return false;
+#endif
+	}
+	return true;
+}
+
+#define S_DOT(g, ones, sfx)						\
+static SIMD_TGT void S_(dot##sfx)(size_t len, int k, const u8 *const *t,	\
+				  const u8 *const *in, u8 *const *o,	\
+				  bool acc)					\
+{									\
+	S_(dot)(len, k, g, ones, t, in, o, acc);			\
+}
+
+S_DOT(1, false, 1)
+S_DOT(2, false, 2)
+S_DOT(3, false, 3)
+S_DOT(4, false, 4)
+S_DOT(1, true, 1p)
+S_DOT(2, true, 2p)
+S_DOT(3, true, 3p)
+S_DOT(4, true, 4p)
+#undef S_DOT
+
+/*
+ * One column of every output: @n <= SIMD_VW bytes at @off.  The results
+ * are staged and written only after every input (and old output) has
+ * been read, so any exact aliasing is fine.
+ */
+static SIMD_TGT void S_(column)(size_t off, size_t n, int k, int m,
+				const u8 *tbls, const u8 *const *in,
+				u8 *const *out, bool acc)
+{
+	u8 stage[ECDMA_EC_MAX_M][SIMD_VW];
+	int i, j;
+
+	for (j = 0; j < m; j++) {
+		S_V a = acc ? S_(ld_part)(out[j] + off, n) : S_(zero)();
+
+		for (i = 0; i < k; i++)
+			a ^= S_(mul)(S_(split)(S_(ld_part)(in[i] + off, n)),
+				     S_(coef)(tbls + (j * k + i) * S_TB));
+		S_(st)(stage[j], a);
+	}
+	for (j = 0; j < m; j++)
+		memcpy(out[j] + off, stage[j], n);
+}
+
+static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
+				const u8 *const *in, u8 *const *out,
+				bool acc)
+{
+	size_t body = len & ~(size_t)(SIMD_VW - 1), off;
+	const u8 *t[ECDMA_SIMD_GROUP];
+	u8 *o[ECDMA_SIMD_GROUP];
+	int ord[ECDMA_EC_MAX_M];
+	int j, g, n, mm = m;
+
+	if (m > ECDMA_EC_MAX_M || k < 1)
+		return;
+	if (body && ecdma_simd_order(k, m, in, out, ord) < 0) {
+		/* more aliased outputs than one pass holds: column by column */
+		for (off = 0; off < body; off += SIMD_VW)
+			S_(column)(off, SIMD_VW, k, m, tbls, in, out, acc);
+		m = 0;
+	}
+	for (j = 0; body && j < m; j += g) {
+		g = min(m - j, ECDMA_SIMD_GROUP);
+		for (n = 0; n < g; n++) {
+			t[n] = tbls + (size_t)ord[j + n] * k * S_TB;
+			o[n] = out[ord[j + n]];
+		}
+		switch (g + (S_(all_ones)(k, t[0]) ? 4 : 0)) {
+		case 1:
+			S_(dot1)(body, k, t, in, o, acc);
+			break;
+		case 2:
+			S_(dot2)(body, k, t, in, o, acc);
+			break;
+		case 3:
+			S_(dot3)(body, k, t, in, o, acc);
+			break;
+		case 4:
+			S_(dot4)(body, k, t, in, o, acc);
+			break;
+		case 5:
+			S_(dot1p)(body, k, t, in, o, acc);
+			break;
+		case 6:
+			S_(dot2p)(body, k, t, in, o, acc);
+			break;
+		case 7:
+			S_(dot3p)(body, k, t, in, o, acc);
+			break;
+		default:
+			S_(dot4p)(body, k, t, in, o, acc);
+			break;
+		}
+	}
+	if (body < len)
+		S_(column)(body, len - body, k, mm, tbls, in, out, acc);
+}
+
+/* out = (acc ? out : 0) ^ in[0] ^ ... ^ in[k - 1], 4 vectors a step */
+static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
+			     bool acc)
+{
+	size_t off, p;
+	int i;
+
+	if (!k && !acc) {
+		memset(out, 0, len);
+		return;
+	}
+	for (off = 0; off + 4 * SIMD_VW <= len; off += 4 * SIMD_VW) {
+		const u8 *s = acc ? out + off : in[0] + off;
+		S_V v0, v1, v2, v3;
+
+		v0 = S_(ld)(s);
+		v1 = S_(ld)(s + SIMD_VW);
+		v2 = S_(ld)(s + 2 * SIMD_VW);
+		v3 = S_(ld)(s + 3 * SIMD_VW);
+
+		for (i = !acc; i < k; i++) {
+			s = in[i] + off;
+			v0 ^= S_(ld)(s);
+			v1 ^= S_(ld)(s + SIMD_VW);
+			v2 ^= S_(ld)(s + 2 * SIMD_VW);
+			v3 ^= S_(ld)(s + 3 * SIMD_VW);
+		}
+		S_(st)(out + off, v0);
+		S_(st)(out + off + SIMD_VW, v1);
+		S_(st)(out + off + 2 * SIMD_VW, v2);
+		S_(st)(out + off + 3 * SIMD_VW, v3);
+	}
+	for (; off + SIMD_VW <= len; off += SIMD_VW) {
+		S_V v = S_(ld)(acc ? out + off : in[0] + off);
+
+		for (i = !acc; i < k; i++)
+			v ^= S_(ld)(in[i] + off);
+		S_(st)(out + off, v);
+	}
+	/* tail: each byte read from every input before it is written */
+	for (p = off; p < len; p++) {
+		u8 x = acc ? out[p] : 0;
+
+		for (i = 0; i < k; i++)
+			x ^= in[i][p];
+		out[p] = x;
+	}
+}
+
+#undef S_V
+#undef S_VU
+#undef S_VH
+#undef S_VQ
+#undef S_PSHUFB
+#undef S_AFFINE
+#undef S_TB
+#undef S_
