@@ -6,7 +6,9 @@
 #   make W=1 C=1         extra warnings + sparse
 #   make checkpatch      checkpatch.pl --strict on every source file
 #   make check           everything: deps, static checks, unit tests, VM tests
+#   make soak            long reliability soak (SOAK_MINUTES, default 10)
 #   make demo            boot a stock kernel, load ecdma, md RAID6 + fio
+#   make bench           userspace GF kernel benchmark vs ISA-L and lib/raid6
 #   make install         install the module for the running kernel
 
 TOP := $(CURDIR)
@@ -31,7 +33,7 @@ endif
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
-	demo static
+	demo static ecdmactl bench soak
 
 all: modules
 
@@ -68,3 +70,15 @@ check:
 
 demo:
 	tools/testing/demo.sh
+
+# Userspace benchmark of the GF kernels next to ISA-L, lib/raid6 and the
+# xor templates (results and plots in build/bench/).
+bench:
+	tools/testing/deps.sh --quiet
+	$(MAKE) -C tools/bench
+
+soak:
+	tools/testing/soak.sh $(if $(SOAK_MINUTES),--minutes $(SOAK_MINUTES))
+
+ecdmactl:
+	$(MAKE) -C tools/ecdmactl

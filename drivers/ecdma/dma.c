@@ -29,6 +29,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
@@ -36,7 +37,9 @@
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
+#include "ec_priv.h"
 #include "front.h"
+#include "gf_algo.h"
 
 /* xlate.c is pure code and mirrors these kernel definitions. */
 static_assert(ECDMA_XLATE_PREP_INTERRUPT == DMA_PREP_INTERRUPT);
@@ -94,8 +97,10 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
 	if (grow)
 		ch->nr_desc++;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	if (!grow)
+	if (!grow) {
+		this_cpu_inc(ch->stats->prep_full);
 		return NULL;
+	}
 
 	d = ecdma_desc_new(ch, GFP_NOWAIT | __GFP_NOWARN);
 	spin_lock_irqsave(&ch->lock, flags);
@@ -104,6 +109,8 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
 	else
 		ch->nr_desc--;
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!d)
+		this_cpu_inc(ch->stats->prep_full);
 	return d;
 }
 
@@ -146,6 +153,7 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
 		dev_err_ratelimited(front->dev,
 				    "chan%u: operation rejected (%d): bad source count or length\n",
 				    ch->idx, ret);
+		ecdma_debugfs_error(front, ch->idx, ECDMA_OP_NR, ret);
 		ecdma_desc_put(ch, d);
 		return NULL;
 	}
@@ -195,6 +203,7 @@ static dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	dma_cookie_t cookie;
 	unsigned long flags;
 
+	d->t_submit = ktime_get_ns();
 	spin_lock_irqsave(&ch->lock, flags);
 	cookie = ecdma_cookie_assign(tx);
 	list_add_tail(&d->node, &ch->submitted);
@@ -263,6 +272,27 @@ static void ecdma_chan_progress(struct ecdma_chan *ch)
 }
 
 /*
+ * The provider failed an operation (an engine error or an injected fault):
+ * its inputs are intact (a failed WR writes nothing, and in-place and
+ * CONTINUE outputs are only written by a WR that succeeds), so compute it
+ * synchronously with the generic GF code.  Runs in the WR's completion,
+ * which the provider runs before any later WR of the channel starts
+ * (include/ecdma/ec.h), so later operations depending on this one (same
+ * channel, no callback in between, as async_tx chains them) see its
+ * result.  Only this channel's completions use @ch->fb_x.
+ */
+static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
+{
+	this_cpu_inc(ch->stats->faults);
+	if (!ch->fb_x)
+		return;
+	wr->status = 0;
+	wr->result = 0;
+	if (!ecdma_ec_exec_wr(ch->fb_x, wr))
+		this_cpu_inc(ch->stats->fallbacks);
+}
+
+/*
  * WR completion: result, cookie, unmap, callback, dependencies, in this
  * order (unmap before the callback, like ioat), then recycle or park the
  * descriptor until the client acks it.
@@ -274,19 +304,30 @@ static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	struct ecdma_xlate_wr *x = &d->x;
 	struct dma_async_tx_descriptor *tx = &d->txd;
 	struct dmaengine_result res = { .result = DMA_TRANS_NOERROR };
-	bool ran = wr->opcode == x->opcode && !wr->status;
 	unsigned long flags;
 	bool aborted;
+	bool ran;
+
+	/* md has no error path: redo what the provider failed, here */
+	if (wr->status && wr->opcode == x->opcode)
+		ecdma_wr_fallback(ch, wr);
+	ran = wr->opcode == x->opcode && !wr->status;
 
 	if (d->result)
 		*d->result = ran ? ecdma_xlate_result(x, wr->result) :
 				   ecdma_xlate_result_all(x);
 	if (ran) {
+		u64 ns = ktime_get_ns() - d->t_submit;
+		int b = ns >> ECDMA_LAT_SHIFT ? ilog2(ns) - ECDMA_LAT_SHIFT + 1 : 0;
+
 		this_cpu_inc(ch->stats->ops[x->type]);
 		this_cpu_add(ch->stats->bytes[x->type], x->len);
+		this_cpu_inc(ch->stats->lat[min(b, ECDMA_LAT_BUCKETS - 1)]);
 	} else {
 		this_cpu_inc(ch->stats->errors[x->type]);
 		res.result = DMA_TRANS_ABORTED;
+		ecdma_debugfs_error(ch->front, ch->idx, x->type,
+				    wr->status ?: d->err ?: -ECANCELED);
 		if (wr->status)
 			dev_err_ratelimited(ch->front->dev,
 					    "chan%u: operation failed: %d\n",
@@ -414,7 +455,9 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 	if (!READ_ONCE(ch->nr_pending))
 		return;
 	ecdma_chan_post(ch);
-	ecdma_chan_progress(ch);
+	/* without inline_issue the provider's worker runs it */
+	if (READ_ONCE(ch->front->inline_issue))
+		ecdma_chan_progress(ch);
 }
 
 static enum dma_status ecdma_tx_status(struct dma_chan *chan,
@@ -485,8 +528,17 @@ static void ecdma_synchronize(struct dma_chan *chan)
 
 static int ecdma_alloc_chan_resources(struct dma_chan *chan)
 {
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+
+	int ret;
+
 	/* descriptors and the calc exist from probe on */
-	return to_ecdma_chan(chan)->nr_desc;
+	mutex_lock(&ch->front->cfg_lock);
+	ret = ch->front->closing ? -EBUSY : ch->nr_desc;
+	if (ret > 0)
+		ch->active = true;
+	mutex_unlock(&ch->front->cfg_lock);
+	return ret;
 }
 
 /*
@@ -516,6 +568,10 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 
 	list_for_each_entry_safe(d, n, &trim, node)
 		kmem_cache_free(ch->front->desc_cache, d);
+
+	mutex_lock(&ch->front->cfg_lock);
+	ch->active = false;
+	mutex_unlock(&ch->front->cfg_lock);
 }
 
 /**
@@ -537,6 +593,11 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 			sum->errors[op] += s->errors[op];
 		}
 		sum->inline_progress += s->inline_progress;
+		sum->faults += s->faults;
+		sum->fallbacks += s->fallbacks;
+		sum->prep_full += s->prep_full;
+		for (op = 0; op < ECDMA_LAT_BUCKETS; op++)
+			sum->lat[op] += s->lat[op];
 	}
 }
 
@@ -557,8 +618,14 @@ static void ecdma_front_calc_matrix(struct ecdma_front *front)
 	}
 }
 
-/* Counters start at zero for the clients: forget the self-test. */
-static void ecdma_front_stats_reset(struct ecdma_front *front)
+/**
+ * ecdma_front_stats_reset - zero every channel's counters
+ * @front: the front
+ *
+ * At probe (forget the self-test) and from sysfs stats/reset.  Under load
+ * an increment racing with the reset on another CPU may survive it.
+ */
+void ecdma_front_stats_reset(struct ecdma_front *front)
 {
 	unsigned int i;
 	int cpu;
@@ -582,6 +649,7 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 		.matrix_type = ECDMA_EC_MATRIX_USER,
 		.encode_matrix = front->calc_matrix,
 	};
+	struct ecdma_ec_exec_cfg cfg = { };
 	struct ecdma_ec_calc *calc;
 	struct ecdma_desc *d;
 	unsigned int i;
@@ -598,6 +666,18 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 	}
 	ch->calc = calc;
 
+	/* generic algo, no hooks: usable in any context, never the FPU */
+	cfg.k = front->calc_k;
+	cfg.m = ECDMA_XLATE_MAX_CODE;
+	cfg.matrix = front->calc_matrix;
+	cfg.algo = &ecdma_gf_algo_generic;
+	ch->fb_mem = kvzalloc(ecdma_ec_exec_size(&cfg), GFP_KERNEL);
+	if (!ch->fb_mem)
+		return -ENOMEM;
+	ch->fb_x = ecdma_ec_exec_init(ch->fb_mem, &cfg);
+	if (!ch->fb_x)
+		return -EINVAL;
+
 	for (i = 0; i < min_t(u32, ECDMA_DESC_INIT, front->max_desc); i++) {
 		d = ecdma_desc_new(ch, GFP_KERNEL);
 		if (!d)
@@ -613,6 +693,50 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 	return 0;
 }
 
+/**
+ * ecdma_chan_recalc - replace an idle channel's calc
+ * @ch: the channel, with no client (!ch->active)
+ * @prov: provider of the new calc (the current one to rebuild it, e.g.
+ *	after a GF algo change)
+ *
+ * Context: process context, holding front->cfg_lock.
+ * Return: 0, or a negative errno with the old calc left in place.
+ */
+int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov)
+{
+	struct ecdma_front *front = ch->front;
+	struct ecdma_ec_calc_attr attr = {
+		.k = front->calc_k,
+		.m = ECDMA_XLATE_MAX_CODE,
+		.w = ECDMA_EC_W,
+		.max_inflight = front->max_desc,
+		.affinity_hint = READ_ONCE(ch->calc->affinity),
+		.polling = false,
+		.matrix_type = ECDMA_EC_MATRIX_USER,
+		.encode_matrix = front->calc_matrix,
+	};
+	struct ecdma_ec_calc *calc, *old = ch->calc;
+	struct ecdma_ec_caps caps;
+	int ret;
+
+	lockdep_assert_held(&front->cfg_lock);
+	if (ch->active)
+		return -EBUSY;
+	ret = ecdma_ec_query_caps(prov, &caps);
+	if (ret)
+		return ret;
+	/* the dmaengine alignment was advertised from the first provider */
+	if (!caps.block_align || front->caps.block_align % caps.block_align)
+		return -EINVAL;
+	calc = ecdma_ec_alloc_calc(prov, &attr);
+	if (IS_ERR(calc))
+		return PTR_ERR(calc);
+	ecdma_chan_drain(ch);
+	WRITE_ONCE(ch->calc, calc);
+	ecdma_ec_dealloc_calc(old);
+	return 0;
+}
+
 /* Also undoes a partial ecdma_chan_init(). */
 static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 {
@@ -624,6 +748,7 @@ static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 	}
 	list_for_each_entry_safe(d, n, &ch->all, all_node)
 		kmem_cache_free(front->desc_cache, d);
+	kvfree(ch->fb_mem);
 	free_percpu(ch->stats);
 }
 
@@ -654,8 +779,16 @@ static void ecdma_front_free(struct ecdma_front *front)
 		ecdma_chan_destroy(front, &front->chans[i]);
 	kmem_cache_destroy(front->desc_cache);
 	ecdma_ec_provider_put(front->prov);
+	kfree(front->dbg);
 	kfree(front);
 }
+
+/*
+ * Channels of the next probe, set by sysfs "channels"; 0 means one per
+ * online CPU.  Written and read under the platform device's device_lock()
+ * (probe runs under it, and so does ecdma_front_rechannel()).
+ */
+static unsigned int ecdma_nr_chans_req;
 
 /* dma_device.device_release: the last channel reference is gone. */
 static void ecdma_front_release(struct dma_device *dma)
@@ -823,7 +956,8 @@ int ecdma_front_probe(struct platform_device *pdev)
 		return ret;
 	}
 
-	nr = clamp_t(unsigned int, num_online_cpus(), 2, ECDMA_MAX_CHANS);
+	nr = ecdma_nr_chans_req ?:
+	     clamp_t(unsigned int, num_online_cpus(), 2, ECDMA_MAX_CHANS);
 	front = kzalloc(struct_size(front, chans, nr), GFP_KERNEL);
 	if (!front) {
 		ret = -ENOMEM;
@@ -831,6 +965,8 @@ int ecdma_front_probe(struct platform_device *pdev)
 	}
 	front->dev = dev;
 	front->prov = prov;
+	front->inline_issue = true;
+	mutex_init(&front->cfg_lock);
 	front->nr_chans = nr;
 	for (i = 0; i < nr; i++) {
 		struct ecdma_chan *ch = &front->chans[i];
@@ -889,6 +1025,8 @@ int ecdma_front_probe(struct platform_device *pdev)
 		dev_err(dev, "cannot create sysfs attributes: %d\n", ret);
 		goto err_clear_drvdata;
 	}
+	ecdma_debugfs_init(front);
+	ecdma_ec_fault_init();
 
 	dev_info(dev, "%u channels, max_xor %u, max_pq %d, align %u B, caps: memcpy xor xor_val pq pq_val interrupt\n",
 		 nr, front->dma.max_xor, dma_maxpq(&front->dma, 0),
@@ -921,7 +1059,58 @@ void ecdma_front_remove(struct platform_device *pdev)
 
 	if (!front)
 		return;
+	ecdma_debugfs_exit(front);
 	ecdma_sysfs_exit(front);
 	platform_set_drvdata(pdev, NULL);
 	ecdma_front_unregister(front);
+}
+
+/**
+ * ecdma_front_rechannel - register the front again with @nr channels
+ * @pdev: the ecdma platform device
+ * @nr: channels, 2..ECDMA_MAX_CHANS
+ *
+ * Only while no client holds a channel; clients trying to take one
+ * meanwhile fail (alloc_chan_resources returns -EBUSY) until the new
+ * channels are registered.  If the new front does not come up the old
+ * channel count is tried again.  Counters restart from zero.
+ *
+ * Context: process context, holding device_lock(&pdev->dev), and not from
+ * a sysfs file that the front removes unless its active protection is
+ * broken (sysfs_break_active_protection()).
+ * Return: 0, -EBUSY (a channel is in use, nothing changed), -ENODEV (no
+ * front bound), or the error of the new probe.
+ */
+int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
+{
+	struct ecdma_front *front = platform_get_drvdata(pdev);
+	unsigned int i, old;
+	bool idle;
+	int ret;
+
+	device_lock_assert(&pdev->dev);
+	if (!front)
+		return -ENODEV;
+	if (nr == front->nr_chans)
+		return 0;
+	mutex_lock(&front->cfg_lock);
+	for (i = 0; i < front->nr_chans; i++)
+		if (front->chans[i].active)
+			break;
+	idle = i == front->nr_chans;
+	front->closing = idle;
+	mutex_unlock(&front->cfg_lock);
+	if (!idle)
+		return -EBUSY;
+
+	old = front->nr_chans;
+	ecdma_front_remove(pdev);
+	ecdma_nr_chans_req = nr;
+	ret = ecdma_front_probe(pdev);
+	if (ret) {
+		ecdma_nr_chans_req = old;
+		if (ecdma_front_probe(pdev))
+			dev_err(&pdev->dev, "cannot register the channels again; reload ecdma\n");
+	}
+	return ret;
 }

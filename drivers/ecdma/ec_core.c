@@ -45,6 +45,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "ec_priv.h"
 #include "gf.h"
@@ -196,6 +197,28 @@ int ecdma_ec_query_caps(struct ecdma_ec_provider *prov,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_query_caps);
+
+/**
+ * ecdma_ec_provider_list() - names and users of the registered providers
+ * @buf: a sysfs buffer (PAGE_SIZE)
+ *
+ * One "<name> <users>" line per provider, in registration order.
+ *
+ * Context: Process context (takes the registry mutex).
+ * Return: bytes written to @buf.
+ */
+int ecdma_ec_provider_list(char *buf)
+{
+	struct ecdma_ec_provider *prov;
+	int len = 0;
+
+	mutex_lock(&ecdma_ec_providers_lock);
+	list_for_each_entry(prov, &ecdma_ec_providers, node)
+		len += sysfs_emit_at(buf, len, "%s %u\n", prov->name,
+				     refcount_read(&prov->users));
+	mutex_unlock(&ecdma_ec_providers_lock);
+	return len;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Calc contexts                                                          */

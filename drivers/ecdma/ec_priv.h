@@ -186,6 +186,7 @@ struct ecdma_ec_provider {
 
 int ecdma_ec_provider_register(struct ecdma_ec_provider *prov);
 void ecdma_ec_provider_unregister(struct ecdma_ec_provider *prov);
+int ecdma_ec_provider_list(char *buf);
 
 /* ---------------------------------------------------------------------- */
 /* Counters                                                               */
@@ -311,9 +312,32 @@ static inline void ecdma_ec_stat_add(struct ecdma_ec_calc *calc,
 int ecdma_ec_core_init(void);
 void ecdma_ec_core_exit(void);
 
+/* fault.c: fault injection (debugfs knobs, off by default) */
+bool ecdma_ec_fault_wr(struct ecdma_ec_wr *wr);
+void ecdma_ec_fault_init(void);
+
 /* prov_cpu.c */
 int ecdma_prov_cpu_init(void);
 void ecdma_prov_cpu_exit(void);
+
+/**
+ * enum ecdma_cpu_tunable - CPU provider knobs (sysfs, applied live)
+ * @ECDMA_CPU_WORKER_BUDGET: bytes of blocks per worker section (FPU section)
+ * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
+ * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
+ * @ECDMA_CPU_TUNABLE_NR: number of tunables
+ */
+enum ecdma_cpu_tunable {
+	ECDMA_CPU_WORKER_BUDGET,
+	ECDMA_CPU_INLINE_BUDGET,
+	ECDMA_CPU_SECTION_OPS,
+	ECDMA_CPU_TUNABLE_NR,
+};
+
+long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t);
+int ecdma_prov_cpu_set_algo(const char *name);
+const char *ecdma_prov_cpu_algo_name(bool *forced);
+int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
 
 #endif /* __KERNEL__ */
 

@@ -13,6 +13,7 @@
 
 #include <linux/dmaengine.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
@@ -25,6 +26,8 @@
 #define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
 #define ECDMA_DESC_INIT		32	/* descriptors allocated per channel at probe */
 #define ECDMA_DESC_MAX		256	/* ... grown with GFP_NOWAIT up to this */
+#define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
+#define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
 
 /*
  * Kernel version shims (6.1 and 6.12).  <linux/version.h> comparisons,
@@ -129,15 +132,27 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  * @errors: operations that did not run (bad address, provider error,
  *	terminate_all)
  * @inline_progress: tx_status/issue_pending calls that ran work inline
+ * @prep_full: prep calls that found no free descriptor (returned NULL)
+ * @faults: operations the EC provider failed (injected faults included)
+ * @fallbacks: of those, operations recomputed on the generic path
+ * @lat: completed operations by tx_submit -> completion latency: bucket 0
+ *	is < 2^ECDMA_LAT_SHIFT ns, bucket i (0 < i < last) is
+ *	[2^(ECDMA_LAT_SHIFT + i - 1), 2^(ECDMA_LAT_SHIFT + i)) ns, the last
+ *	bucket everything longer
  */
 struct ecdma_chan_stats {
 	u64 ops[ECDMA_OP_NR];
 	u64 bytes[ECDMA_OP_NR];
 	u64 errors[ECDMA_OP_NR];
 	u64 inline_progress;
+	u64 prep_full;
+	u64 faults;
+	u64 fallbacks;
+	u64 lat[ECDMA_LAT_BUCKETS];
 };
 
 struct ecdma_front;
+struct ecdma_ec_xctx;
 
 /**
  * struct ecdma_chan - one dmaengine channel = one EC verbs calc
@@ -146,6 +161,10 @@ struct ecdma_front;
  * @idx: channel index, for messages (dmaengine's name may be gone)
  * @calc: calc on the CPU provider; its WR queue is the channel's queue
  * @stats: per-CPU counters
+ * @fb_x: generic-only execution context recomputing operations the
+ *	provider failed; used only from the WR completions of @calc, which
+ *	the calc's ownership serializes, so it needs no lock
+ * @fb_mem: allocation holding @fb_x
  * @lock: see below
  * @free: completed and acked descriptors, ready for prep
  * @submitted: cookie assigned, not yet posted, in cookie order
@@ -155,6 +174,8 @@ struct ecdma_front;
  * @nr_desc: descriptors on @all
  * @nr_pending: descriptors submitted whose ->done has not finished
  * @posting: a CPU is posting @submitted; others leave it their entries
+ * @active: a client holds the channel (between alloc_chan_resources and
+ *	free_chan_resources); guarded by front->cfg_lock
  */
 struct ecdma_chan {
 	struct dma_chan chan;
@@ -162,6 +183,8 @@ struct ecdma_chan {
 	unsigned int idx;
 	struct ecdma_ec_calc *calc;
 	struct ecdma_chan_stats __percpu *stats;
+	struct ecdma_ec_xctx *fb_x;
+	void *fb_mem;
 
 	/*
 	 * Guards the descriptor lists, @nr_desc, @nr_pending, @posting, the
@@ -179,6 +202,7 @@ struct ecdma_chan {
 	unsigned int nr_desc;
 	unsigned int nr_pending;
 	bool posting;
+	bool active;
 };
 
 /**
@@ -189,6 +213,7 @@ struct ecdma_chan {
  * @all_node: on @ch->all
  * @result: VAL ops: where the sum_check_flags result goes
  * @err: the operation could not be run (bad address); it runs as a NOP
+ * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @aborted: terminate_all: completes without callback
  * @mem: memory layout of @wr
  * @wr: the work request posted to @ch->calc
@@ -202,12 +227,14 @@ struct ecdma_desc {
 	enum sum_check_flags *result;
 	int err;
 	bool aborted;
+	u64 t_submit;
 	struct ecdma_ec_mem mem;
 	struct ecdma_ec_wr wr;
 	struct ecdma_xlate_wr x;
 };
 
 struct ecdma_sysfs;
+struct ecdma_debugfs;
 
 /**
  * struct ecdma_front - the dmaengine provider on the platform device
@@ -221,7 +248,13 @@ struct ecdma_sysfs;
  * @calc_matrix: the calcs' own calc_k x 2 matrix
  * @core_stats: chan->local (dmaengine's per-CPU stats) may be fed;
  *	cleared before unregistering, read under the channel lock
+ * @inline_issue: issue_pending also runs queued work inline (tx_status
+ *	always does); sysfs tunable, read locklessly
  * @sysfs: sysfs counters (sysfs.c)
+ * @dbg: debugfs state (debugfs.c), or NULL
+ * @closing: ecdma_front_rechannel() is unregistering the front: clients
+ *	cannot take channels any more; guarded by @cfg_lock
+ * @cfg_lock: see below
  * @nr_chans: channels in @chans
  * @chans: the channels
  */
@@ -235,7 +268,16 @@ struct ecdma_front {
 	unsigned int calc_k;
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 	bool core_stats;
+	bool inline_issue;
 	struct ecdma_sysfs *sysfs;
+	struct ecdma_debugfs *dbg;
+	/*
+	 * Serialises configuration changes that need idle channels (sysfs
+	 * stores of caps/, algo, chan<N>/provider) against clients taking a
+	 * channel: guards every chans[i].active and the swap of chans[i].calc.
+	 */
+	struct mutex cfg_lock;
+	bool closing;
 	unsigned int nr_chans;
 	struct ecdma_chan chans[];
 };
@@ -254,6 +296,16 @@ static inline struct ecdma_desc *to_ecdma_desc(struct dma_async_tx_descriptor *t
 int ecdma_front_probe(struct platform_device *pdev);
 void ecdma_front_remove(struct platform_device *pdev);
 void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
+void ecdma_front_stats_reset(struct ecdma_front *front);
+int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov);
+int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr);
+
+/* debugfs.c (not ABI) */
+struct dentry *ecdma_debugfs_dir(void);
+void ecdma_debugfs_init(struct ecdma_front *front);
+void ecdma_debugfs_exit(struct ecdma_front *front);
+void ecdma_debugfs_error(struct ecdma_front *front, unsigned int chan,
+			 unsigned int op, int err);
 
 /* selftest.c */
 int ecdma_selftest(struct ecdma_front *front);

@@ -59,6 +59,51 @@
 #define CPU_INLINE_BUDGET	(64 * 1024L)
 /* requests per section before their completions run */
 #define CPU_SECTION_OPS		64
+
+/*
+ * The three above as sysfs tunables (ecdma_prov_cpu_tunable_set()), read
+ * once per section with READ_ONCE(): a change applies from the next one.
+ */
+static long ecdma_cpu_tunables[ECDMA_CPU_TUNABLE_NR] = {
+	[ECDMA_CPU_WORKER_BUDGET] = CPU_WORKER_BUDGET,
+	[ECDMA_CPU_INLINE_BUDGET] = CPU_INLINE_BUDGET,
+	[ECDMA_CPU_SECTION_OPS] = CPU_SECTION_OPS,
+};
+
+static const long ecdma_cpu_tunable_range[ECDMA_CPU_TUNABLE_NR][2] = {
+	[ECDMA_CPU_WORKER_BUDGET] = { 4096, 16L << 20 },
+	[ECDMA_CPU_INLINE_BUDGET] = { 4096, 16L << 20 },
+	[ECDMA_CPU_SECTION_OPS] = { 1, 4096 },
+};
+
+/**
+ * ecdma_prov_cpu_tunable() - read a CPU provider tunable
+ * @t: which
+ *
+ * Return: its value.
+ */
+long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t)
+{
+	return READ_ONCE(ecdma_cpu_tunables[t]);
+}
+
+/**
+ * ecdma_prov_cpu_tunable_set() - change a CPU provider tunable
+ * @t: which
+ * @val: new value
+ *
+ * Context: any; applies from the next execution section.
+ * Return: 0, or -EINVAL (nothing changed) when @val is out of range.
+ */
+int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
+{
+	if (val < ecdma_cpu_tunable_range[t][0] ||
+	    val > ecdma_cpu_tunable_range[t][1])
+		return -EINVAL;
+	WRITE_ONCE(ecdma_cpu_tunables[t], val);
+	return 0;
+}
+
 /* sections per work item run before requeueing */
 #define CPU_WORKER_SECTIONS	16
 
@@ -80,6 +125,43 @@ struct ecdma_cpu_calc {
 
 static struct workqueue_struct *ecdma_cpu_wq;
 static const struct ecdma_gf_algo *ecdma_cpu_algo;
+/* ecdma_cpu_algo was chosen by name, not by ecdma_gf_algo_find(NULL) */
+static bool ecdma_cpu_algo_forced;
+
+/**
+ * ecdma_prov_cpu_set_algo() - choose the GF algo of calcs created from now
+ * @name: a usable algo's name, or "auto" for the best one
+ *
+ * Existing calcs keep theirs (the dmaengine front rebuilds its calcs).
+ *
+ * Context: process context; callers serialise (sysfs: front->cfg_lock).
+ * Return: 0, or -EINVAL when no usable algo is called @name.
+ */
+int ecdma_prov_cpu_set_algo(const char *name)
+{
+	bool forced = strcmp(name, "auto");
+	const struct ecdma_gf_algo *algo;
+
+	algo = ecdma_gf_algo_find(forced ? name : NULL);
+	if (!algo)
+		return -EINVAL;
+	WRITE_ONCE(ecdma_cpu_algo, algo);
+	WRITE_ONCE(ecdma_cpu_algo_forced, forced);
+	return 0;
+}
+
+/**
+ * ecdma_prov_cpu_algo_name() - the GF algo new calcs get
+ * @forced: set to whether it was chosen by name (else "auto"), or NULL
+ *
+ * Return: its name.
+ */
+const char *ecdma_prov_cpu_algo_name(bool *forced)
+{
+	if (forced)
+		*forced = READ_ONCE(ecdma_cpu_algo_forced);
+	return READ_ONCE(ecdma_cpu_algo)->name;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Execution environment                                                  */
@@ -145,12 +227,22 @@ static const struct ecdma_ec_exec_hooks ecdma_cpu_hooks = {
 static void ecdma_cpu_kick(struct ecdma_ec_calc *calc)
 {
 	struct ecdma_cpu_calc *cc = calc->prov_priv;
-	int cpu = calc->affinity;
+	int cpu = READ_ONCE(calc->affinity);
 
+	/*
+	 * CPU hotplug: a CPU leaves cpu_online_mask inside stop_machine(),
+	 * which cannot run while we have preemption disabled, so the CPU
+	 * checked here is still online when the work is queued on it.  Work
+	 * still queued on a CPU that goes down is run by that CPU's pool
+	 * workers, which the workqueue unbinds; a calc whose CPU is offline
+	 * runs on the kicking CPU.
+	 */
+	preempt_disable();
 	if (cpu >= 0 && cpu_online(cpu))
 		queue_work_on(cpu, ecdma_cpu_wq, &cc->work);
 	else
 		queue_work(ecdma_cpu_wq, &cc->work);
+	preempt_enable();
 }
 
 /*
@@ -164,20 +256,27 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 	struct ecdma_ec_calc *calc = cc->calc;
 	struct ecdma_ec_xctx *x = cc->x;
 	struct ecdma_ec_wr *wr;
+	int max_ops = ecdma_prov_cpu_tunable(ECDMA_CPU_SECTION_OPS);
 	LIST_HEAD(done);
 	int n = 0;
 
 	ecdma_ec_exec_set_simd(x, ecdma_cpu_simd_ok());
-	while (n < CPU_SECTION_OPS && budget > 0) {
+	while (n < max_ops && budget > 0) {
 		if (!cc->cur) {
 			wr = ecdma_ec_exec_pop(calc);
 			if (!wr)
 				break;
-			if (ecdma_ec_exec_start(x, wr)) {
-				/* cannot execute: completes with the error */
+			if (ecdma_ec_fault_wr(wr) ||
+			    ecdma_ec_exec_start(x, wr)) {
+				/*
+				 * Injected fault, or cannot execute: ends
+				 * the section, so the WR completes before
+				 * any later one starts (its ->done may redo
+				 * it; later WRs may depend on its outputs).
+				 */
 				list_add_tail(&wr->node, &done);
 				n++;
-				continue;
+				break;
 			}
 			cc->cur = wr;
 		}
@@ -213,7 +312,8 @@ static void ecdma_cpu_work(struct work_struct *work)
 			preempt_enable();
 			return;
 		}
-		ecdma_cpu_section(cc, CPU_WORKER_BUDGET,
+		ecdma_cpu_section(cc,
+				  ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET),
 				  ECDMA_EC_STAT_WORKER_OPS);
 		more = ecdma_ec_exec_release(calc, cc->cur);
 		preempt_enable();
@@ -241,7 +341,9 @@ static bool ecdma_cpu_progress(struct ecdma_ec_calc *calc)
 		return false;
 	}
 	ecdma_ec_stat_add(calc, ECDMA_EC_STAT_INLINE_CALLS, 1);
-	n = ecdma_cpu_section(cc, CPU_INLINE_BUDGET, ECDMA_EC_STAT_INLINE_OPS);
+	n = ecdma_cpu_section(cc,
+			      ecdma_prov_cpu_tunable(ECDMA_CPU_INLINE_BUDGET),
+			      ECDMA_EC_STAT_INLINE_OPS);
 	more = ecdma_ec_exec_release(calc, cc->cur);
 	/* kick before preempt_enable(): dealloc's synchronize_rcu() */
 	if (more)
@@ -260,7 +362,7 @@ static int ecdma_cpu_calc_init(struct ecdma_ec_calc *calc)
 		.k = calc->k,
 		.m = calc->m,
 		.matrix = calc->matrix,
-		.algo = ecdma_cpu_algo,
+		.algo = READ_ONCE(ecdma_cpu_algo),
 		.hooks = &ecdma_cpu_hooks,
 	};
 	int node = calc->affinity >= 0 ? cpu_to_node(calc->affinity) :

@@ -1,23 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma sysfs: read-only description and counters of the dmaengine front,
- * on the platform device (Documentation/ABI/testing/sysfs-driver-ecdma):
+ * ecdma sysfs, on the platform device (Documentation/ABI/testing/
+ * sysfs-driver-ecdma has every file):
  *
- *   channels                             number of dmaengine channels
+ *   channels                             channel count (store: idle)
+ *   providers                            read only
+ *   algo, algo_active                    GF algo (store: idle channels)
+ *   inline_issue, worker_budget,         tuning, applied live
+ *   inline_budget, section_ops, max_src
  *   caps/{ops,max_xor,max_pq,align}      what the dmaengine device offers
- *   stats/<op>_{ops,bytes,errors}        totals over all channels
- *   stats/inline_progress
- *   stats/chan<N>/...                    the same for channel N, + dma_chan
+ *   caps/enable_<op>                     per-op offload (store: idle)
+ *   chan<N>/{dma_chan,cpu,provider}      per channel (cpu live,
+ *                                        provider: idle channel)
+ *   stats/<counter>, stats/reset         totals over all channels
+ *   stats/{faults,fallbacks}             provider failures, recomputed
+ *   stats/chan<N>/<counter>              the same for channel N
  *
- * <op> is memcpy, xor, xor_val, pq, pq_val or interrupt.  The counters are
- * per-CPU in the hot path and added up here, one value per file.
+ * "Idle" stores return -EBUSY while a client (async_tx, dmatest) holds a
+ * channel and change nothing; front->cfg_lock keeps clients from taking a
+ * channel meanwhile.  Counters are per-CPU in the hot path and added up
+ * here, one value per file (latency_hist: one array).
  */
+#include <linux/cpu.h>
 #include <linux/device.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "ec_priv.h"
 #include "front.h"
+#include "gf_algo.h"
 
 /**
  * struct ecdma_stats_kobj - a stats directory
@@ -35,10 +47,12 @@ struct ecdma_stats_kobj {
  * struct ecdma_sysfs - everything sysfs.c created
  * @total: stats/
  * @chans: stats/chan<N>/, one per channel
+ * @cfg: chan<N>/, one per channel
  */
 struct ecdma_sysfs {
 	struct ecdma_stats_kobj *total;
-	struct ecdma_stats_kobj *chans[];
+	struct ecdma_stats_kobj **chans;
+	struct ecdma_stats_kobj **cfg;
 };
 
 enum ecdma_stat_kind {
@@ -46,13 +60,17 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_BYTES,
 	ECDMA_STAT_ERRORS,
 	ECDMA_STAT_INLINE,
+	ECDMA_STAT_FAULTS,
+	ECDMA_STAT_FALLBACKS,
+	ECDMA_STAT_PREP_FULL,
+	ECDMA_STAT_EC,		/* @op: enum ecdma_ec_stat of the calcs */
 };
 
 /**
  * struct ecdma_stat_attr - one counter file
  * @attr: the attribute
  * @kind: enum ecdma_stat_kind
- * @op: enum ecdma_op_type for the per-op kinds
+ * @op: enum ecdma_op_type for the per-op kinds, enum ecdma_ec_stat for EC
  */
 struct ecdma_stat_attr {
 	struct kobj_attribute attr;
@@ -70,9 +88,40 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->bytes[sa->op];
 	case ECDMA_STAT_ERRORS:
 		return s->errors[sa->op];
+	case ECDMA_STAT_FAULTS:
+		return s->faults;
+	case ECDMA_STAT_FALLBACKS:
+		return s->fallbacks;
+	case ECDMA_STAT_PREP_FULL:
+		return s->prep_full;
 	default:
 		return s->inline_progress;
 	}
+}
+
+/* The channels reported by a stats directory: all, or one */
+static void ecdma_stats_range(struct ecdma_stats_kobj *sk, unsigned int *first,
+			      unsigned int *last)
+{
+	*first = sk->chan < 0 ? 0 : sk->chan;
+	*last = sk->chan < 0 ? sk->front->nr_chans : sk->chan + 1;
+}
+
+/* A counter of the channels' EC calcs; cfg_lock keeps the calcs alive. */
+static u64 ecdma_stat_ec(struct ecdma_stats_kobj *sk, unsigned int idx)
+{
+	struct ecdma_front *front = sk->front;
+	u64 vals[ECDMA_EC_STAT_NR], val = 0;
+	unsigned int i, first, last;
+
+	ecdma_stats_range(sk, &first, &last);
+	mutex_lock(&front->cfg_lock);
+	for (i = first; i < last; i++) {
+		ecdma_ec_calc_stats(front->chans[i].calc, vals);
+		val += vals[idx];
+	}
+	mutex_unlock(&front->cfg_lock);
+	return val;
 }
 
 static ssize_t ecdma_stat_show(struct kobject *kobj,
@@ -83,12 +132,13 @@ static ssize_t ecdma_stat_show(struct kobject *kobj,
 	struct ecdma_stat_attr *sa = container_of(attr, struct ecdma_stat_attr,
 						  attr);
 	struct ecdma_front *front = sk->front;
-	unsigned int first = sk->chan < 0 ? 0 : sk->chan;
-	unsigned int last = sk->chan < 0 ? front->nr_chans : sk->chan + 1;
 	struct ecdma_chan_stats s;
-	unsigned int i;
+	unsigned int i, first, last;
 	u64 val = 0;
 
+	if (sa->kind == ECDMA_STAT_EC)
+		return sysfs_emit(buf, "%llu\n", ecdma_stat_ec(sk, sa->op));
+	ecdma_stats_range(sk, &first, &last);
 	for (i = first; i < last; i++) {
 		ecdma_chan_stats_sum(&front->chans[i], &s);
 		val += ecdma_stat_pick(&s, sa);
@@ -122,6 +172,80 @@ ECDMA_STAT_ATTR(interrupt_ops, OPS, INTERRUPT);
 ECDMA_STAT_ATTR(interrupt_bytes, BYTES, INTERRUPT);
 ECDMA_STAT_ATTR(interrupt_errors, ERRORS, INTERRUPT);
 ECDMA_STAT_ATTR(inline_progress, INLINE, NR);
+ECDMA_STAT_ATTR(faults, FAULTS, NR);
+ECDMA_STAT_ATTR(fallbacks, FALLBACKS, NR);
+ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
+
+#define ECDMA_STAT_EC_ATTR(_name, _idx)					\
+static struct ecdma_stat_attr ecdma_stat_##_name = {			\
+	.attr = __ATTR(_name, 0444, ecdma_stat_show, NULL),		\
+	.kind = ECDMA_STAT_EC,						\
+	.op = ECDMA_EC_STAT_##_idx,					\
+}
+
+ECDMA_STAT_EC_ATTR(worker_ops, WORKER_OPS);
+ECDMA_STAT_EC_ATTR(inline_ops, INLINE_OPS);
+ECDMA_STAT_EC_ATTR(fast_pq_bytes, FAST_PQ_BYTES);
+ECDMA_STAT_EC_ATTR(fast_xor_bytes, FAST_XOR_BYTES);
+ECDMA_STAT_EC_ATTR(gf_bytes, GF_BYTES);
+ECDMA_STAT_EC_ATTR(nofpu_bytes, NOFPU_BYTES);
+ECDMA_STAT_EC_ATTR(fpu_sections, FPU_SECTIONS);
+
+static ssize_t queue_depth_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+	unsigned int i, first, last, depth = 0;
+
+	ecdma_stats_range(sk, &first, &last);
+	for (i = first; i < last; i++)
+		depth += READ_ONCE(sk->front->chans[i].nr_pending);
+	return sysfs_emit(buf, "%u\n", depth);
+}
+
+static struct kobj_attribute ecdma_stat_queue_depth = __ATTR_RO(queue_depth);
+
+static ssize_t latency_hist_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+	u64 hist[ECDMA_LAT_BUCKETS] = { 0 };
+	unsigned int i, b, first, last;
+	struct ecdma_chan_stats s;
+	int len = 0;
+
+	ecdma_stats_range(sk, &first, &last);
+	for (i = first; i < last; i++) {
+		ecdma_chan_stats_sum(&sk->front->chans[i], &s);
+		for (b = 0; b < ECDMA_LAT_BUCKETS; b++)
+			hist[b] += s.lat[b];
+	}
+	for (b = 0; b < ECDMA_LAT_BUCKETS; b++)
+		len += sysfs_emit_at(buf, len, "%s%llu", b ? " " : "", hist[b]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static struct kobj_attribute ecdma_stat_latency_hist = __ATTR_RO(latency_hist);
+
+static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &val);
+	if (ret || val != 1)
+		return -EINVAL;
+	ecdma_front_stats_reset(sk->front);
+	return count;
+}
+
+static struct kobj_attribute ecdma_stat_reset = __ATTR_WO(reset);
 
 static ssize_t dma_chan_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
@@ -155,11 +279,24 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_interrupt_bytes.attr.attr,
 	&ecdma_stat_interrupt_errors.attr.attr,
 	&ecdma_stat_inline_progress.attr.attr,
+	&ecdma_stat_faults.attr.attr,
+	&ecdma_stat_fallbacks.attr.attr,
+	&ecdma_stat_prep_full.attr.attr,
+	&ecdma_stat_worker_ops.attr.attr,
+	&ecdma_stat_inline_ops.attr.attr,
+	&ecdma_stat_fast_pq_bytes.attr.attr,
+	&ecdma_stat_fast_xor_bytes.attr.attr,
+	&ecdma_stat_gf_bytes.attr.attr,
+	&ecdma_stat_nofpu_bytes.attr.attr,
+	&ecdma_stat_fpu_sections.attr.attr,
+	&ecdma_stat_queue_depth.attr,
+	&ecdma_stat_latency_hist.attr,
 	&ecdma_stat_dma_chan.attr,
+	&ecdma_stat_reset.attr,
 	NULL,
 };
 
-/* dma_chan only in the per-channel directories */
+/* dma_chan only per channel, reset only in the totals */
 static umode_t ecdma_stats_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
 {
@@ -167,6 +304,8 @@ static umode_t ecdma_stats_visible(struct kobject *kobj, struct attribute *a,
 						   kobj);
 
 	if (a == &ecdma_stat_dma_chan.attr && sk->chan < 0)
+		return 0;
+	if (a == &ecdma_stat_reset.attr && sk->chan >= 0)
 		return 0;
 	return a->mode;
 }
@@ -188,8 +327,104 @@ static const struct kobj_type ecdma_stats_ktype = {
 	.default_groups = ecdma_stats_groups,
 };
 
+/* chan<N>/: per-channel configuration */
+
+static struct ecdma_chan *ecdma_cfg_chan(struct kobject *kobj)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+
+	return &sk->front->chans[sk->chan];
+}
+
+static ssize_t cpu_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	struct ecdma_chan *ch = ecdma_cfg_chan(kobj);
+	int cpu;
+
+	mutex_lock(&ch->front->cfg_lock);
+	cpu = READ_ONCE(ch->calc->affinity);
+	mutex_unlock(&ch->front->cfg_lock);
+	return sysfs_emit(buf, "%d\n", cpu);
+}
+
+/* Live: the worker is queued on the new CPU from its next kick on. */
+static ssize_t cpu_store(struct kobject *kobj, struct kobj_attribute *attr,
+			 const char *buf, size_t count)
+{
+	struct ecdma_chan *ch = ecdma_cfg_chan(kobj);
+	int cpu, ret;
+
+	ret = kstrtoint(buf, 10, &cpu);
+	if (ret)
+		return ret;
+	if (cpu < -1 || (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu))))
+		return -EINVAL;
+	mutex_lock(&ch->front->cfg_lock);
+	WRITE_ONCE(ch->calc->affinity, cpu);
+	mutex_unlock(&ch->front->cfg_lock);
+	return count;
+}
+
+static struct kobj_attribute ecdma_cfg_cpu = __ATTR_RW(cpu);
+
+static ssize_t provider_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct ecdma_chan *ch = ecdma_cfg_chan(kobj);
+	ssize_t ret;
+
+	mutex_lock(&ch->front->cfg_lock);
+	ret = sysfs_emit(buf, "%s\n", ch->calc->prov->name);
+	mutex_unlock(&ch->front->cfg_lock);
+	return ret;
+}
+
+/* Needs the channel idle: a new calc on the named provider. */
+static ssize_t provider_store(struct kobject *kobj, struct kobj_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct ecdma_chan *ch = ecdma_cfg_chan(kobj);
+	struct ecdma_ec_provider *prov;
+	char name[32];
+	int ret;
+
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	strim(name);
+	prov = ecdma_ec_provider_get(name);
+	if (IS_ERR_OR_NULL(prov))
+		return -EINVAL;
+	mutex_lock(&ch->front->cfg_lock);
+	if (ch->calc->prov == prov)
+		ret = 0;
+	else
+		ret = ecdma_chan_recalc(ch, prov);
+	mutex_unlock(&ch->front->cfg_lock);
+	ecdma_ec_provider_put(prov);
+	return ret ?: count;
+}
+
+static struct kobj_attribute ecdma_cfg_provider = __ATTR_RW(provider);
+
+static struct attribute *ecdma_cfg_attrs[] = {
+	&ecdma_stat_dma_chan.attr,
+	&ecdma_cfg_cpu.attr,
+	&ecdma_cfg_provider.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(ecdma_cfg);
+
+static const struct kobj_type ecdma_cfg_ktype = {
+	.release = ecdma_stats_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = ecdma_cfg_groups,
+};
+
 static struct ecdma_stats_kobj *
-ecdma_stats_add(struct ecdma_front *front, int chan, struct kobject *parent)
+ecdma_stats_add(struct ecdma_front *front, int chan, struct kobject *parent,
+		const struct kobj_type *ktype)
 {
 	struct ecdma_stats_kobj *sk;
 	int ret;
@@ -200,11 +435,10 @@ ecdma_stats_add(struct ecdma_front *front, int chan, struct kobject *parent)
 	sk->front = front;
 	sk->chan = chan;
 	if (chan < 0)
-		ret = kobject_init_and_add(&sk->kobj, &ecdma_stats_ktype,
-					   parent, "stats");
+		ret = kobject_init_and_add(&sk->kobj, ktype, parent, "stats");
 	else
-		ret = kobject_init_and_add(&sk->kobj, &ecdma_stats_ktype,
-					   parent, "chan%d", chan);
+		ret = kobject_init_and_add(&sk->kobj, ktype, parent, "chan%d",
+					   chan);
 	if (ret) {
 		kobject_put(&sk->kobj);
 		return ERR_PTR(ret);
@@ -221,10 +455,232 @@ static ssize_t channels_show(struct device *dev, struct device_attribute *attr,
 
 	return sysfs_emit(buf, "%u\n", front->nr_chans);
 }
-static DEVICE_ATTR_RO(channels);
+
+/*
+ * Needs idle channels: the dmaengine device is registered again, which
+ * removes this very file, so its active protection is broken first.
+ */
+static ssize_t channels_store(struct device *dev, struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct kernfs_node *kn;
+	unsigned int nr;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &nr);
+	if (ret)
+		return ret;
+	if (nr < 2 || nr > ECDMA_MAX_CHANS)
+		return -EINVAL;
+	kn = sysfs_break_active_protection(&dev->kobj, &attr->attr);
+	if (!kn)
+		return -ENODEV;
+	device_lock(dev);
+	ret = ecdma_front_rechannel(to_platform_device(dev), nr);
+	device_unlock(dev);
+	sysfs_unbreak_active_protection(kn);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(channels);
+
+static ssize_t providers_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return ecdma_ec_provider_list(buf);
+}
+static DEVICE_ATTR_RO(providers);
+
+/* true when a client holds any channel; caller holds cfg_lock */
+static bool ecdma_front_busy(struct ecdma_front *front)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&front->cfg_lock);
+	for (i = 0; i < front->nr_chans; i++)
+		if (front->chans[i].active)
+			return true;
+	return false;
+}
+
+/* "[auto] generic avx2": usable algos, the selected one in brackets */
+static ssize_t algo_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	const struct ecdma_gf_algo *const *a;
+	bool forced;
+	const char *cur = ecdma_prov_cpu_algo_name(&forced);
+	int len;
+
+	len = sysfs_emit(buf, forced ? "auto" : "[auto]");
+	for (a = ecdma_gf_algos; *a; a++) {
+		if ((*a)->usable && !(*a)->usable())
+			continue;
+		if (forced && !strcmp((*a)->name, cur))
+			len += sysfs_emit_at(buf, len, " [%s]", (*a)->name);
+		else
+			len += sysfs_emit_at(buf, len, " %s", (*a)->name);
+	}
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+/* Needs idle channels: their calcs are rebuilt with the new algo. */
+static ssize_t algo_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	bool forced;
+	const char *old = ecdma_prov_cpu_algo_name(&forced);
+	char name[32];
+	unsigned int i;
+	int ret;
+
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	strim(name);
+	if (strcmp(name, "auto") && !ecdma_gf_algo_find(name))
+		return -EINVAL;
+	mutex_lock(&front->cfg_lock);
+	if (ecdma_front_busy(front)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	if (!forced)
+		old = "auto";
+	ret = ecdma_prov_cpu_set_algo(name);
+	for (i = 0; i < front->nr_chans && !ret; i++)
+		ret = ecdma_chan_recalc(&front->chans[i],
+					front->chans[i].calc->prov);
+	if (ret) {
+		/* put the old algo back on the channels already rebuilt */
+		ecdma_prov_cpu_set_algo(old);
+		while (i--)
+			ecdma_chan_recalc(&front->chans[i],
+					  front->chans[i].calc->prov);
+	}
+out_unlock:
+	mutex_unlock(&front->cfg_lock);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(algo);
+
+static ssize_t algo_active_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", ecdma_prov_cpu_algo_name(NULL));
+}
+static DEVICE_ATTR_RO(algo_active);
+
+static ssize_t inline_issue_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(front->inline_issue));
+}
+
+/* Live: tx_status still runs work inline, so waiters always progress. */
+static ssize_t inline_issue_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(front->inline_issue, val);
+	return count;
+}
+static DEVICE_ATTR_RW(inline_issue);
+
+/* CPU provider tunables: live, from the next execution section */
+struct ecdma_tunable_attr {
+	struct device_attribute attr;
+	enum ecdma_cpu_tunable t;
+};
+
+static ssize_t ecdma_tunable_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct ecdma_tunable_attr *ta = container_of(attr,
+						     struct ecdma_tunable_attr,
+						     attr);
+
+	return sysfs_emit(buf, "%ld\n", ecdma_prov_cpu_tunable(ta->t));
+}
+
+static ssize_t ecdma_tunable_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct ecdma_tunable_attr *ta = container_of(attr,
+						     struct ecdma_tunable_attr,
+						     attr);
+	long val;
+	int ret;
+
+	ret = kstrtol(buf, 0, &val);
+	if (ret)
+		return ret;
+	return ecdma_prov_cpu_tunable_set(ta->t, val) ?: count;
+}
+
+#define ECDMA_TUNABLE_ATTR(_name, _t)					\
+static struct ecdma_tunable_attr dev_attr_##_name = {			\
+	.attr = __ATTR(_name, 0644, ecdma_tunable_show,			\
+		       ecdma_tunable_store),				\
+	.t = _t,							\
+}
+
+ECDMA_TUNABLE_ATTR(worker_budget, ECDMA_CPU_WORKER_BUDGET);
+ECDMA_TUNABLE_ATTR(inline_budget, ECDMA_CPU_INLINE_BUDGET);
+ECDMA_TUNABLE_ATTR(section_ops, ECDMA_CPU_SECTION_OPS);
+
+static ssize_t max_src_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(front->dma.max_xor));
+}
+
+/*
+ * Live: async_tx reads max_xor/max_pq for every operation and splits or
+ * computes on the CPU what does not fit; prep still takes up to calc_k.
+ */
+static ssize_t max_src_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint(buf, 10, &val);
+	if (ret)
+		return ret;
+	if (val < 2 || val > front->calc_k)
+		return -EINVAL;
+	mutex_lock(&front->cfg_lock);
+	WRITE_ONCE(front->dma.max_xor, val);
+	WRITE_ONCE(front->dma.max_pq, val | DMA_HAS_PQ_CONTINUE);
+	mutex_unlock(&front->cfg_lock);
+	return count;
+}
+static DEVICE_ATTR_RW(max_src);
 
 static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_channels.attr,
+	&dev_attr_providers.attr,
+	&dev_attr_algo.attr,
+	&dev_attr_algo_active.attr,
+	&dev_attr_inline_issue.attr,
+	&dev_attr_worker_budget.attr.attr,
+	&dev_attr_inline_budget.attr.attr,
+	&dev_attr_section_ops.attr.attr,
+	&dev_attr_max_src.attr,
 	NULL,
 };
 
@@ -264,7 +720,7 @@ static ssize_t max_xor_show(struct device *dev, struct device_attribute *attr,
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%u\n", front->dma.max_xor);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(front->dma.max_xor));
 }
 static DEVICE_ATTR_RO(max_xor);
 
@@ -299,6 +755,112 @@ static const struct attribute_group ecdma_caps_group = {
 	.attrs = ecdma_caps_attrs,
 };
 
+/*
+ * caps/enable_<op>: whether the dmaengine device offers <op>.  dmaengine
+ * fixes the channel tables when a client takes the channels, so a change
+ * needs idle channels: -EBUSY otherwise.  The next client (async_tx load,
+ * dma_request_channel()) sees the new capabilities.
+ *
+ * async_tx (without CONFIG_ASYNC_TX_ENABLE_CHANNEL_SWITCH, as on x86) takes
+ * every operation type from the DMA_ASYNC_TX channels, which dmaengine
+ * gives only to devices with all of them (device_has_all_tx_types()), and
+ * never checks the type itself.  So DMA_ASYNC_TX follows the same rule
+ * here: with any async_tx operation disabled, async_tx stops using ecdma
+ * and computes everything on the CPU.
+ */
+static bool ecdma_has_all_tx_types(struct dma_device *dma)
+{
+	if (!dma_has_cap(DMA_INTERRUPT, dma->cap_mask))
+		return false;
+	if (IS_ENABLED(CONFIG_ASYNC_MEMCPY) &&
+	    !dma_has_cap(DMA_MEMCPY, dma->cap_mask))
+		return false;
+	if (IS_ENABLED(CONFIG_ASYNC_XOR) &&
+	    (!dma_has_cap(DMA_XOR, dma->cap_mask) ||
+	     (!IS_ENABLED(CONFIG_ASYNC_TX_DISABLE_XOR_VAL_DMA) &&
+	      !dma_has_cap(DMA_XOR_VAL, dma->cap_mask))))
+		return false;
+	if (IS_ENABLED(CONFIG_ASYNC_PQ) &&
+	    (!dma_has_cap(DMA_PQ, dma->cap_mask) ||
+	     (!IS_ENABLED(CONFIG_ASYNC_TX_DISABLE_PQ_VAL_DMA) &&
+	      !dma_has_cap(DMA_PQ_VAL, dma->cap_mask))))
+		return false;
+	return true;
+}
+
+struct ecdma_cap_attr {
+	struct device_attribute attr;
+	enum dma_transaction_type cap;
+};
+
+static ssize_t ecdma_cap_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct ecdma_cap_attr *ca = container_of(attr, struct ecdma_cap_attr,
+						 attr);
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n",
+			  dma_has_cap(ca->cap, front->dma.cap_mask) ? 1 : 0);
+}
+
+static ssize_t ecdma_cap_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct ecdma_cap_attr *ca = container_of(attr, struct ecdma_cap_attr,
+						 attr);
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	mutex_lock(&front->cfg_lock);
+	if (dma_has_cap(ca->cap, front->dma.cap_mask) == val)
+		ret = 0;
+	else if (ecdma_front_busy(front))
+		ret = -EBUSY;
+	else if (val)
+		dma_cap_set(ca->cap, front->dma.cap_mask);
+	else
+		dma_cap_clear(ca->cap, front->dma.cap_mask);
+	if (!ret && ecdma_has_all_tx_types(&front->dma))
+		dma_cap_set(DMA_ASYNC_TX, front->dma.cap_mask);
+	else if (!ret)
+		dma_cap_clear(DMA_ASYNC_TX, front->dma.cap_mask);
+	mutex_unlock(&front->cfg_lock);
+	return ret ?: count;
+}
+
+#define ECDMA_CAP_ATTR(_name, _cap)					\
+static struct ecdma_cap_attr ecdma_cap_##_name = {			\
+	.attr = __ATTR(enable_##_name, 0644, ecdma_cap_show,		\
+		       ecdma_cap_store),					\
+	.cap = _cap,							\
+}
+
+ECDMA_CAP_ATTR(memcpy, DMA_MEMCPY);
+ECDMA_CAP_ATTR(xor, DMA_XOR);
+ECDMA_CAP_ATTR(xor_val, DMA_XOR_VAL);
+ECDMA_CAP_ATTR(pq, DMA_PQ);
+ECDMA_CAP_ATTR(pq_val, DMA_PQ_VAL);
+
+static struct attribute *ecdma_enable_attrs[] = {
+	&ecdma_cap_memcpy.attr.attr,
+	&ecdma_cap_xor.attr.attr,
+	&ecdma_cap_xor_val.attr.attr,
+	&ecdma_cap_pq.attr.attr,
+	&ecdma_cap_pq_val.attr.attr,
+	NULL,
+};
+
+static const struct attribute_group ecdma_enable_group = {
+	.name = "caps",
+	.attrs = ecdma_enable_attrs,
+};
+
 static const struct attribute_group *ecdma_front_groups[] = {
 	&ecdma_front_group,
 	&ecdma_caps_group,
@@ -310,11 +872,16 @@ static void ecdma_sysfs_free(struct ecdma_front *front)
 	struct ecdma_sysfs *sysfs = front->sysfs;
 	unsigned int i;
 
-	for (i = 0; i < front->nr_chans; i++)
+	for (i = 0; i < front->nr_chans; i++) {
+		if (!IS_ERR_OR_NULL(sysfs->cfg[i]))
+			kobject_put(&sysfs->cfg[i]->kobj);
 		if (!IS_ERR_OR_NULL(sysfs->chans[i]))
 			kobject_put(&sysfs->chans[i]->kobj);
+	}
 	if (!IS_ERR_OR_NULL(sysfs->total))
 		kobject_put(&sysfs->total->kobj);
+	kfree(sysfs->cfg);
+	kfree(sysfs->chans);
 	kfree(sysfs);
 	front->sysfs = NULL;
 }
@@ -327,33 +894,54 @@ static void ecdma_sysfs_free(struct ecdma_front *front)
  */
 int ecdma_sysfs_init(struct ecdma_front *front)
 {
+	struct kobject *devkobj = &front->dev->kobj;
 	struct ecdma_sysfs *sysfs;
 	unsigned int i;
 	int ret;
 
-	sysfs = kzalloc(struct_size(sysfs, chans, front->nr_chans), GFP_KERNEL);
+	sysfs = kzalloc(sizeof(*sysfs), GFP_KERNEL);
 	if (!sysfs)
 		return -ENOMEM;
 	front->sysfs = sysfs;
+	sysfs->chans = kcalloc(front->nr_chans, sizeof(*sysfs->chans),
+			       GFP_KERNEL);
+	sysfs->cfg = kcalloc(front->nr_chans, sizeof(*sysfs->cfg), GFP_KERNEL);
+	if (!sysfs->chans || !sysfs->cfg) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 
 	ret = device_add_groups(front->dev, ecdma_front_groups);
 	if (ret)
 		goto err_free;
+	/* more files in caps/ */
+	ret = sysfs_merge_group(devkobj, &ecdma_enable_group);
+	if (ret)
+		goto err_remove_groups;
 
-	sysfs->total = ecdma_stats_add(front, -1, &front->dev->kobj);
+	sysfs->total = ecdma_stats_add(front, -1, devkobj, &ecdma_stats_ktype);
 	if (IS_ERR(sysfs->total)) {
 		ret = PTR_ERR(sysfs->total);
-		goto err_remove_groups;
+		goto err_remove_enable;
 	}
 	for (i = 0; i < front->nr_chans; i++) {
-		sysfs->chans[i] = ecdma_stats_add(front, i, &sysfs->total->kobj);
+		sysfs->chans[i] = ecdma_stats_add(front, i, &sysfs->total->kobj,
+						  &ecdma_stats_ktype);
 		if (IS_ERR(sysfs->chans[i])) {
 			ret = PTR_ERR(sysfs->chans[i]);
-			goto err_remove_groups;
+			goto err_remove_enable;
+		}
+		sysfs->cfg[i] = ecdma_stats_add(front, i, devkobj,
+						&ecdma_cfg_ktype);
+		if (IS_ERR(sysfs->cfg[i])) {
+			ret = PTR_ERR(sysfs->cfg[i]);
+			goto err_remove_enable;
 		}
 	}
 	return 0;
 
+err_remove_enable:
+	sysfs_unmerge_group(devkobj, &ecdma_enable_group);
 err_remove_groups:
 	device_remove_groups(front->dev, ecdma_front_groups);
 err_free:
@@ -372,5 +960,6 @@ void ecdma_sysfs_exit(struct ecdma_front *front)
 	if (!front->sysfs)
 		return;
 	ecdma_sysfs_free(front);
+	sysfs_unmerge_group(&front->dev->kobj, &ecdma_enable_group);
 	device_remove_groups(front->dev, ecdma_front_groups);
 }

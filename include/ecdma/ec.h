@@ -23,7 +23,9 @@
  * any context, including with preemption or interrupts disabled.
  *
  * Ordering: work requests posted to one calc execute and complete (->done
- * runs) in submission order.
+ * runs) in submission order.  A request that fails completes before any
+ * later one of its calc starts executing: on a callback calc its ->done
+ * can still redo it, and the later requests see the result.
  */
 #ifndef _ECDMA_EC_H
 #define _ECDMA_EC_H

@@ -87,3 +87,45 @@ md_check() {
 	md_wait_idle "$md" || return 1
 	cat /sys/block/"$md"/md/mismatch_cnt
 }
+
+# kmod_ktap <module> <tag> [params...]: load a test module whose init runs
+# its tests and prints "<module>: ok N name" lines and "N passed, M failed"
+# (the load fails when a test failed); report each line as "<tag>_name",
+# then "<tag>_module_passed".  The module is removed again (rmmod: modprobe
+# -r would take its unused dependencies, ecdma, along).
+kmod_ktap() {
+	km=$1
+	kt=$2
+	shift 2
+	dmesg -c >/dev/null
+	modprobe "$km" "$@"
+	krc=$?
+	dmesg | sed -n "s/.*$km: //p" >/tmp/$km.ktap
+	kn=0
+	while read -r line; do
+		case "$line" in
+		"not ok "*)
+			name=${line#not ok }
+			ktap_fail "${kt}_${name#* }"
+			kn=$((kn + 1))
+			;;
+		"ok "*)
+			name=${line#ok }
+			ktap_ok "${kt}_${name#* }"
+			kn=$((kn + 1))
+			;;
+		"# "*)
+			echo "$line"
+			;;
+		esac
+	done </tmp/$km.ktap
+	ksum=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' /tmp/$km.ktap)
+	ktap_diag "$km $kt: ${ksum:-no summary} (modprobe rc=$krc)"
+	if [ -n "$ksum" ] && [ "$kn" -gt 0 ] &&
+		[ "${ksum#* passed, }" = "0 failed" ] && [ "$krc" -eq 0 ]; then
+		ktap_ok "${kt}_module_passed"
+	else
+		ktap_fail "${kt}_module_passed"
+	fi
+	rmmod "$km" 2>/dev/null
+}

@@ -45,6 +45,7 @@ if [ -f selftests/unit/Makefile ]; then
 fi
 
 stage "VM tests"
+make -s -C tools/ecdmactl || echo "# ecdmactl did not build"
 tools/testing/vm-tests.sh --counts "$counts"
 
 stage done

@@ -11,4 +11,5 @@ cd "$top"
 kver=${KVER:-6.1}
 tools/testing/deps.sh --quiet
 tools/testing/build.sh "$kver" >/dev/null
+make -s -C tools/ecdmactl
 exec tools/testing/vm.sh --kernel "$kver" -- selftests/vm/demo.sh

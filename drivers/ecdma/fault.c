@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma fault injection, always compiled in and off by default:
+ *
+ *   /sys/kernel/debug/ecdma/fault_every_n    fail every Nth work request
+ *                                            (0 = off)
+ *   /sys/kernel/debug/ecdma/fault_rate_ppm   fail this many work requests
+ *                                            per million, at random (0 = off)
+ *   /sys/kernel/debug/ecdma/faults_injected  (RO) faults injected so far
+ *
+ * A faulted work request completes with -EIO without being executed, as a
+ * failing engine would report it; its outputs are left untouched.  Every
+ * WR with data (not NOP) executed by a software provider is eligible, on
+ * every calc.  The dmaengine front recomputes such operations on the
+ * generic path (md has no error path for async_tx); EC verbs users see
+ * the error.
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/random.h>
+
+#include "ec_priv.h"
+#include "front.h"
+
+#define ECDMA_FAULT_PPM		1000000
+
+/* debugfs-written knobs, read locklessly (a stale value is harmless) */
+static u32 ecdma_fault_every_n;
+static u32 ecdma_fault_rate_ppm;
+/* eligible WRs seen while fault_every_n was set */
+static atomic_t ecdma_fault_tick = ATOMIC_INIT(0);
+static atomic_t ecdma_faults_injected = ATOMIC_INIT(0);
+
+static bool ecdma_fault_now(void)
+{
+	u32 every = READ_ONCE(ecdma_fault_every_n);
+	u32 ppm = READ_ONCE(ecdma_fault_rate_ppm);
+
+	if (likely(!every && !ppm))
+		return false;
+	if (every && !((u32)atomic_inc_return(&ecdma_fault_tick) % every))
+		return true;
+	return ppm && get_random_u32() % ECDMA_FAULT_PPM < ppm;
+}
+
+/**
+ * ecdma_ec_fault_wr() - maybe fail a work request instead of executing it
+ * @wr: a request the provider is about to execute
+ *
+ * Context: Any context.
+ * Return: true when a fault was injected: wr->status is -EIO and the
+ * request must complete without being executed.
+ */
+bool ecdma_ec_fault_wr(struct ecdma_ec_wr *wr)
+{
+	if (wr->opcode == ECDMA_EC_OP_NOP || !ecdma_fault_now())
+		return false;
+	atomic_inc(&ecdma_faults_injected);
+	wr->status = -EIO;
+	wr->result = 0;
+	return true;
+}
+
+/**
+ * ecdma_ec_fault_init() - create the fault injection knobs in debugfs
+ *
+ * Injection starts off.  The files go away with the debugfs directory.
+ *
+ * Context: Probe, after ecdma_debugfs_init().
+ */
+void ecdma_ec_fault_init(void)
+{
+	struct dentry *dir = ecdma_debugfs_dir();
+
+	WRITE_ONCE(ecdma_fault_every_n, 0);
+	WRITE_ONCE(ecdma_fault_rate_ppm, 0);
+	/* no directory (debugfs off or failed): no knobs, never faults */
+	if (IS_ERR_OR_NULL(dir))
+		return;
+	debugfs_create_u32("fault_every_n", 0600, dir, &ecdma_fault_every_n);
+	debugfs_create_u32("fault_rate_ppm", 0600, dir, &ecdma_fault_rate_ppm);
+	debugfs_create_atomic_t("faults_injected", 0400, dir,
+				&ecdma_faults_injected);
+}

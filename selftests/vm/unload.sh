@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unload and teardown: rmmod ecdma is refused while an md array uses it
+# (and the array keeps working); after mdadm --stop and modprobe -r raid456
+# its reference count is 0 and it unloads.  Then load / md create + write /
+# destroy / unload cycles (10, or 100 with $ecdma_soak) must not leak: the
+# active objects of the kmalloc caches may not grow by more than a small
+# tolerance between the first and the last cycle (SLUB debug catches
+# objects left in ecdma's own caches when they are destroyed).
+. /ecdma/lib.sh
+
+fio_rw() {
+	fio --name=u --filename=/dev/md0 --rw=write --bs=64k --size=8M \
+		--ioengine=psync --direct=1 --eta=never --verify=crc32c \
+		--do_verify=1 --verify_fatal=1 --output=/tmp/fio.log \
+		>/dev/null 2>&1 || { cat /tmp/fio.log; return 1; }
+}
+
+md_create() {
+	mdadm --create /dev/md0 --run --quiet --level="$1" --raid-devices=4 \
+		--chunk=16 --assume-clean --bitmap=none /dev/ram0 /dev/ram1 \
+		/dev/ram2 /dev/ram3 2>/tmp/mdadm.log || { cat /tmp/mdadm.log; return 1; }
+}
+
+md_destroy() {
+	mdadm --stop /dev/md0 >/dev/null 2>&1
+	for d in 0 1 2 3; do
+		mdadm --zero-superblock /dev/ram$d >/dev/null 2>&1
+	done
+}
+
+# kmalloc_active: active objects of the kmalloc caches, after flushing the
+# per-CPU slabs so that the count is exact
+kmalloc_active() {
+	for f in /sys/kernel/slab/kmalloc-*/shrink; do
+		echo 1 >"$f" 2>/dev/null
+	done
+	awk '/^kmalloc-/ { s += $2 } END { print s + 0 }' /proc/slabinfo
+}
+
+brd_setup 4 8
+modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
+md_create 6 || { ktap_fail md_create; ktap_exit; }
+ktap_check md_write_verify fio_rw
+
+if rmmod ecdma 2>/tmp/rmmod.log; then
+	ktap_fail "rmmod_refused_while_in_use # rmmod succeeded"
+else
+	ktap_ok "rmmod_refused_while_in_use # $(head -1 /tmp/rmmod.log)"
+fi
+ktap_check module_still_loaded grep -q '^ecdma ' /proc/modules
+ktap_check array_still_works_after_refused_rmmod fio_rw
+md_destroy
+modprobe -r raid456
+ktap_check refcnt_0_after_md_stop_and_raid456_removed \
+	[ "$(cat /sys/module/ecdma/refcnt)" = 0 ]
+ktap_check rmmod_after_teardown rmmod ecdma
+
+cycles=10
+[ -n "${ecdma_soak:-}" ] && cycles=100
+ok=1
+i=0
+before=
+while [ $i -lt $cycles ]; do
+	lvl=$((5 + i % 2))
+	if ! modprobe ecdma || ! modprobe raid456 || ! md_create $lvl; then
+		ktap_diag "cycle $i: setup failed"
+		ok=0
+		break
+	fi
+	dd if=/dev/urandom of=/dev/md0 bs=64k count=32 oflag=direct 2>/dev/null
+	md_destroy
+	if ! modprobe -r raid456 || ! modprobe -r ecdma; then
+		ktap_diag "cycle $i: teardown failed"
+		ok=0
+		break
+	fi
+	i=$((i + 1))
+	[ $i = 1 ] && before=$(kmalloc_active)
+done
+[ $ok = 1 ] && ktap_ok "load_md_unload_${cycles}_cycles" ||
+	ktap_fail "load_md_unload_${cycles}_cycles # stopped at $i"
+after=$(kmalloc_active)
+tol=$((64 + 2 * cycles))
+growth=$((after - ${before:-$after}))
+if [ "$growth" -le "$tol" ]; then
+	ktap_ok "no_kmalloc_leak # active objects $before -> $after (tolerance $tol)"
+else
+	grep '^kmalloc-' /proc/slabinfo | awk '{ print "# " $1, $2 }'
+	ktap_fail "no_kmalloc_leak # active objects $before -> $after (tolerance $tol)"
+fi
+if grep -q '^ecdma' /proc/slabinfo; then
+	ktap_fail "ecdma_caches_gone"
+else
+	ktap_ok "ecdma_caches_gone"
+fi
+ktap_check module_gone sh -c "! grep -q '^ecdma ' /proc/modules"
+brd_teardown
+ktap_exit
