@@ -462,7 +462,7 @@ static struct ecdma_ec_provider ecdma_cpu_provider = {
 		.max_inflight = ECDMA_EC_MAX_INFLIGHT,
 		.block_align = 1,
 		.flags = ECDMA_EC_CAP_UPDATE | ECDMA_EC_CAP_INPLACE |
-			 ECDMA_EC_CAP_VALIDATE,
+			 ECDMA_EC_CAP_VALIDATE | ECDMA_EC_CAP_ENCODE_SEND,
 	},
 };
 

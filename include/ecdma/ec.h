@@ -7,6 +7,12 @@
  * ibv_exp_ec_encode_send) with kernel conventions: negative errnos,
  * ERR_PTR returns, a defined callback context.
  *
+ * ecdma_ec_encode_send() posts the data stripes to their QPs at once and
+ * each code stripe from the encode's completion, in software, through
+ * ib_post_send() (an inline call of the QP's driver: no ib_core
+ * dependency).  Unlike the verbs it takes a required completion, which
+ * reports when the code stripes were posted.
+ *
  * Arithmetic is GF(2^8) with polynomial 0x11d (lib/raid6, ISA-L), w = 8.
  *
  * Matrices follow the verbs layout: an encode matrix is k x m, row-major,
@@ -40,6 +46,8 @@
 
 struct ecdma_ec_calc;
 struct ecdma_ec_provider;
+struct ib_qp;
+struct ib_send_wr;
 
 /**
  * struct ecdma_ec_caps - what a provider can do
@@ -182,6 +190,7 @@ struct ecdma_ec_wr {
  * @done: called when the operation completed
  * @status: 0 or negative errno
  * @wr: storage for the work request the verbs wrappers post; private
+ *	(ecdma_ec_encode_send() keeps its code stripes in @wr.ctx)
  *
  * Embed in the caller's context and use container_of() in @done.
  */
@@ -189,6 +198,16 @@ struct ecdma_ec_comp {
 	void (*done)(struct ecdma_ec_comp *comp);
 	int status;
 	struct ecdma_ec_wr wr;
+};
+
+/**
+ * struct ecdma_ec_stripe - one block's channel (ibv_exp_ec_stripe)
+ * @qp: the QP the block is sent on
+ * @wr: the send work request (chain) for the block, posted as is
+ */
+struct ecdma_ec_stripe {
+	struct ib_qp *qp;
+	struct ib_send_wr *wr;
 };
 
 /* Providers */
@@ -225,5 +244,9 @@ int ecdma_ec_update_async(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
 			  struct ecdma_ec_comp *comp);
 int ecdma_ec_update_sync(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
 			 const u8 *data_updates, const u8 *code_updates);
+int ecdma_ec_encode_send(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
+			 struct ecdma_ec_stripe *data_stripes,
+			 struct ecdma_ec_stripe *code_stripes,
+			 struct ecdma_ec_comp *comp);
 
 #endif /* _ECDMA_EC_H */

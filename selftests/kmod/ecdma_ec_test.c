@@ -13,7 +13,8 @@
  * own GF(2^8) tables; callback and polling calcs; completion order and
  * exactly-once ->done, also with several posting threads and concurrent
  * inline progress; inline progress with preemption off, interrupts off
- * and from softirq; work pinned to affinity_hint; dealloc cancelling; and
+ * and from softirq; work pinned to affinity_hint; dealloc cancelling;
+ * encode_send over mock QPs (post order, parity at post time, errors); and
  * every misuse returning its documented errno with the calc still working
  * afterwards.
  */
@@ -36,6 +37,8 @@
 #include <linux/timer.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
+
+#include <rdma/ib_verbs.h>
 
 #include <ecdma/ec.h>
 /* enum ecdma_ec_stat, ecdma_ec_calc_stats() */
@@ -505,6 +508,254 @@ out:
 	t_buf_free(ref);
 	ecdma_ec_dealloc_calc(calc);
 	t_result(!bad, "verbs_async_wrappers");
+}
+
+/*
+ * encode_send over mock QPs: a zeroed ib_device whose ops.post_send records
+ * each post (wr_id, QP, whether the block matched its expected contents at
+ * post time) and fails the one whose wr_id is t_es.fail_id.
+ */
+#define T_ES_K		6
+#define T_ES_M		3
+#define T_ES_CODE	100	/* wr_id of code stripe j: T_ES_CODE + j */
+#define T_ES_MAXREC	(2 * (T_ES_K + T_ES_M))
+
+struct t_es_rec {
+	struct ib_qp *qp;
+	u64 wr_id;
+	bool match;
+};
+
+static struct {
+	spinlock_t lock;	/* guards the records */
+	u64 fail_id;
+	int n;
+	struct t_es_rec rec[T_ES_MAXREC];
+	const u8 *expect[T_ES_K + T_ES_M];	/* by stripe index */
+	size_t len;
+	/* posted from a NOP's ->done, so the encode cannot run meanwhile */
+	struct ecdma_ec_wr trigger;
+	struct ecdma_ec_calc *calc;
+	struct ecdma_ec_mem *mem;
+	struct ecdma_ec_stripe *ds, *cs;
+	struct t_comp *tc;
+	int ret, n_at_return;
+	/* records at comp->done time */
+	int n_at_done;
+} t_es;
+
+static int t_es_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
+			  const struct ib_send_wr **bad)
+{
+	const struct ib_sge *sg = wr->sg_list;
+	u64 id = wr->wr_id;
+	int idx = id >= T_ES_CODE ? T_ES_K + (int)(id - T_ES_CODE) : (int)id;
+	unsigned long flags;
+	int ret = 0;
+
+	spin_lock_irqsave(&t_es.lock, flags);
+	if (id == t_es.fail_id) {
+		*bad = wr;
+		ret = -ENOMEM;
+	} else if (t_es.n < T_ES_MAXREC) {
+		struct t_es_rec *r = &t_es.rec[t_es.n++];
+
+		r->qp = qp;
+		r->wr_id = id;
+		r->match = idx >= 0 && idx < T_ES_K + T_ES_M &&
+			   sg && sg->length == t_es.len &&
+			   !memcmp((void *)(unsigned long)sg->addr,
+				   t_es.expect[idx], t_es.len);
+	}
+	spin_unlock_irqrestore(&t_es.lock, flags);
+	return ret;
+}
+
+static int t_es_count(void)
+{
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&t_es.lock, flags);
+	n = t_es.n;
+	spin_unlock_irqrestore(&t_es.lock, flags);
+	return n;
+}
+
+static void t_es_reset(u64 fail_id)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&t_es.lock, flags);
+	t_es.n = 0;
+	t_es.fail_id = fail_id;
+	spin_unlock_irqrestore(&t_es.lock, flags);
+}
+
+static void t_es_trigger(struct ecdma_ec_wr *wr)
+{
+	t_es.ret = ecdma_ec_encode_send(t_es.calc, t_es.mem, t_es.ds, t_es.cs,
+					&t_es.tc->comp);
+	t_es.n_at_return = t_es_count();
+}
+
+static void t_es_comp_done(struct ecdma_ec_comp *comp)
+{
+	t_es.n_at_done = t_es_count();
+	t_comp_done(comp);
+}
+
+/* posts k data then m code stripes, in order, on the right QPs */
+static int t_es_check_posts(struct ib_qp **qps, int ncode)
+{
+	int bad = 0, i;
+
+	T_CHECK(t_es.n == T_ES_K + ncode);
+	for (i = 0; i < t_es.n && i < T_ES_K + ncode; i++) {
+		u64 id = i < T_ES_K ? i : T_ES_CODE + i - T_ES_K;
+
+		T_CHECK(t_es.rec[i].wr_id == id && t_es.rec[i].qp == qps[i] &&
+			t_es.rec[i].match);
+	}
+	return bad;
+}
+
+static void test_encode_send(void)
+{
+	struct ecdma_ec_stripe ds[T_ES_K], cs[T_ES_M];
+	struct ib_send_wr swr[T_ES_K + T_ES_M];
+	struct ib_sge sge[T_ES_K + T_ES_M];
+	struct ib_qp *qps[T_ES_K + T_ES_M] = { };
+	struct ecdma_ec_calc *calc, *pcalc = NULL;
+	struct ecdma_ec_wr nop = { .opcode = ECDMA_EC_OP_NOP };
+	struct ecdma_ec_mem mem, badmem;
+	struct ib_device *dev;
+	struct t_buf *b = NULL, *ref = NULL;
+	struct t_comp tc = { };
+	size_t len = 4096 + 37;
+	int bad = 0, i;
+
+	spin_lock_init(&t_es.lock);
+	t_es_reset(U64_MAX);
+	calc = t_calc(T_ES_K, T_ES_M, ECDMA_EC_MATRIX_CAUCHY, false, 8, -1);
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (IS_ERR(calc) || !dev) {
+		bad++;
+		goto out;
+	}
+	for (i = 0; i < T_ES_K + T_ES_M; i++) {
+		qps[i] = kzalloc(sizeof(*qps[i]), GFP_KERNEL);
+		if (!qps[i]) {
+			bad++;
+			goto out;
+		}
+		qps[i]->device = dev;
+	}
+	dev->ops.post_send = t_es_post_send;
+	b = t_buf_alloc(T_ES_K + T_ES_M, len, false);
+	ref = t_buf_alloc(T_ES_M, len, true);
+	if (!b || !ref) {
+		bad++;
+		goto out;
+	}
+	t_ref(len, T_ES_K, T_ES_M, ecdma_ec_calc_matrix(calc), b->b, ref->b,
+	      false);
+	t_mem(&mem, b->sge, T_ES_K, b->sge + T_ES_K, T_ES_M, len);
+	t_es.len = len;
+	for (i = 0; i < T_ES_K + T_ES_M; i++) {
+		bool code = i >= T_ES_K;
+
+		t_es.expect[i] = code ? ref->b[i - T_ES_K] : b->b[i];
+		sge[i].addr = (u64)(unsigned long)b->b[i];
+		sge[i].length = len;
+		sge[i].lkey = 0;
+		memset(&swr[i], 0, sizeof(swr[i]));
+		swr[i].wr_id = code ? T_ES_CODE + i - T_ES_K : i;
+		swr[i].sg_list = &sge[i];
+		swr[i].num_sge = 1;
+		swr[i].opcode = IB_WR_SEND;
+		if (code) {
+			cs[i - T_ES_K].qp = qps[i];
+			cs[i - T_ES_K].wr = &swr[i];
+			memset(b->b[i], 0, len);	/* stale until encoded */
+		} else {
+			ds[i].qp = qps[i];
+			ds[i].wr = &swr[i];
+		}
+	}
+	init_completion(&tc.done);
+	tc.comp.done = t_es_comp_done;
+
+	/*
+	 * From a NOP's ->done: the calc is busy until it returns, so the
+	 * encode cannot complete before the checks of what was posted.
+	 */
+	t_es.calc = calc;
+	t_es.mem = &mem;
+	t_es.ds = ds;
+	t_es.cs = cs;
+	t_es.tc = &tc;
+	t_es.ret = 1;
+	nop.done = t_es_trigger;
+	T_CHECK(!ecdma_ec_post(calc, &nop));
+	T_CHECK(wait_for_completion_timeout(&tc.done, T_TIMEOUT));
+	T_CHECK(!ecdma_ec_post_sync(calc, &nop));	/* flush */
+	T_CHECK(t_es.ret == 0 && t_es.n_at_return == T_ES_K);
+	T_CHECK(tc.calls == 1 && tc.comp.status == 0);
+	T_CHECK(t_es.n_at_done == T_ES_K + T_ES_M);
+	bad += t_es_check_posts(qps, T_ES_M);
+
+	/* misuse: nothing posted, nothing queued */
+	t_es_reset(U64_MAX);
+	T_CHECK(ecdma_ec_encode_send(calc, &mem, NULL, cs, &tc.comp) ==
+		-EINVAL);
+	T_CHECK(ecdma_ec_encode_send(calc, &mem, ds, NULL, &tc.comp) ==
+		-EINVAL);
+	T_CHECK(ecdma_ec_encode_send(calc, &mem, ds, cs, NULL) == -EINVAL);
+	badmem = mem;
+	badmem.num_data_sge--;
+	T_CHECK(ecdma_ec_encode_send(calc, &badmem, ds, cs, &tc.comp) ==
+		-EINVAL);
+	cs[1].qp = NULL;
+	T_CHECK(ecdma_ec_encode_send(calc, &mem, ds, cs, &tc.comp) ==
+		-EINVAL);
+	cs[1].qp = qps[T_ES_K + 1];
+	pcalc = t_calc(T_ES_K, T_ES_M, ECDMA_EC_MATRIX_CAUCHY, true, 8, -1);
+	T_CHECK(!IS_ERR(pcalc));
+	if (!IS_ERR(pcalc))
+		T_CHECK(ecdma_ec_encode_send(pcalc, &mem, ds, cs, &tc.comp) ==
+			-EINVAL);
+	T_CHECK(t_es_count() == 0);
+
+	/* a data stripe fails: returned, the earlier ones posted, no encode */
+	t_es_reset(2);
+	T_CHECK(ecdma_ec_encode_send(calc, &mem, ds, cs, &tc.comp) ==
+		-ENOMEM);
+	T_CHECK(!ecdma_ec_post_sync(calc, &nop));	/* flush */
+	T_CHECK(t_es_count() == 2 && tc.calls == 1);
+
+	/* a code stripe fails: comp->status, the later ones not posted */
+	t_es_reset(T_ES_CODE + 1);
+	for (i = 0; i < T_ES_M; i++)
+		memset(b->b[T_ES_K + i], 0, len);
+	reinit_completion(&tc.done);
+	tc.comp.status = 1;
+	T_CHECK(!ecdma_ec_encode_send(calc, &mem, ds, cs, &tc.comp));
+	T_CHECK(wait_for_completion_timeout(&tc.done, T_TIMEOUT));
+	T_CHECK(!ecdma_ec_post_sync(calc, &nop));	/* flush */
+	T_CHECK(tc.calls == 2 && tc.comp.status == -ENOMEM);
+	bad += t_es_check_posts(qps, 1);
+out:
+	if (!IS_ERR_OR_NULL(pcalc))
+		ecdma_ec_dealloc_calc(pcalc);
+	if (!IS_ERR(calc))
+		ecdma_ec_dealloc_calc(calc);
+	for (i = 0; i < T_ES_K + T_ES_M; i++)
+		kfree(qps[i]);
+	kfree(dev);
+	t_buf_free(b);
+	t_buf_free(ref);
+	t_result(!bad, "encode_send");
 }
 
 /* DECODE with the calc matrix: erased blocks come back (sync and async). */
@@ -1744,6 +1995,7 @@ static int __init ecdma_ec_test_init(void)
 	test_encode("encode_inplace", ECDMA_EC_MATRIX_CAUCHY, 40,
 		    true, false, true, 20);
 	test_verbs_async();
+	test_encode_send();
 	test_decode("decode_vandermonde", ECDMA_EC_MATRIX_VANDERMONDE, 0, 16);
 	test_decode("decode_cauchy", ECDMA_EC_MATRIX_CAUCHY, 0, 16);
 	test_decode_2_erasures();
