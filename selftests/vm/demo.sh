@@ -29,18 +29,20 @@ mm=$(md_check md0)
 echo "mismatch_cnt=$mm"
 mdadm --detail /dev/md0 | grep -E 'Raid Level|Array Size|State :|Active Devices'
 
-echo "### ecdma stats"
-if command -v ecdmactl >/dev/null 2>&1; then
-	ecdmactl stats
-elif [ -d "$ECDMA_DEV/stats" ]; then
-	for f in "$ECDMA_DEV"/stats/*; do
-		printf '%-28s %s\n' "$(basename "$f")" "$(cat "$f")"
-	done
-else
-	echo "(no ecdma statistics exported by this version)"
-fi
-
 [ $frc = 0 ] && ktap_ok demo_fio_verify || ktap_fail demo_fio_verify
 [ "$mm" = 0 ] && ktap_ok demo_mismatch_0 || ktap_fail demo_mismatch_0
+# the parity really ran on ecdma, not on async_tx's CPU fallback
+pq=$(ecdma_ops pq)
+[ "$pq" -gt 0 ] && ktap_ok "demo_parity_offloaded # pq ops $pq" ||
+	ktap_fail "demo_parity_offloaded # pq ops $pq"
 mdadm --stop /dev/md0 >/dev/null 2>&1
+
+echo "### ecdmactl stats"
+if command -v ecdmactl >/dev/null 2>&1; then
+	ecdmactl stats
+else
+	for f in "$ECDMA_DEV"/stats/*_ops; do
+		printf '%-28s %s\n' "$(basename "$f")" "$(cat "$f")"
+	done
+fi
 ktap_exit
