@@ -4,6 +4,8 @@
  *
  *   /sys/kernel/debug/ecdma/queues       per-channel descriptor lists
  *   /sys/kernel/debug/ecdma/last_errors  the last ECDMA_DBG_ERRORS errors
+ *   /sys/kernel/debug/ecdma/calibration  the CPU provider's P+Q and XOR
+ *                                        measurement (pq_path, xor_path)
  *
  * The directory exists while the front is registered; other parts of ecdma
  * add files to it through ecdma_debugfs_dir().  Everything in it goes away
@@ -177,6 +179,31 @@ static int queues_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(queues);
 
+static int calibration_show(struct seq_file *m, void *v)
+{
+	struct ecdma_cpu_calibration cal;
+	bool lib;
+	int pq;
+
+	ecdma_prov_cpu_calibration(&cal);
+	if (!cal.done) {
+		seq_puts(m, "# not measured (no usable FPU at the time)\n");
+	} else {
+		seq_printf(m, "# MB/s of data, %d x 4 KiB cache-hot, gf algo %s\n",
+			   cal.disks, cal.algo);
+		seq_printf(m, "pq lib %u gf %u\n", cal.pq_lib, cal.pq_gf);
+		seq_printf(m, "xor lib %u gf %u\n", cal.xor_lib, cal.xor_gf);
+	}
+	for (pq = 1; pq >= 0; pq--) {
+		enum ecdma_cpu_path p = ecdma_prov_cpu_path(pq, &lib);
+
+		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",
+			   ecdma_cpu_path_names[p], lib ? "lib" : "gf");
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(calibration);
+
 /**
  * ecdma_debugfs_init - create /sys/kernel/debug/ecdma
  * @front: the registered front
@@ -198,6 +225,8 @@ void ecdma_debugfs_init(struct ecdma_front *front)
 			    &queues_fops);
 	debugfs_create_file("last_errors", 0400, ecdma_dbg_root, front,
 			    &last_errors_fops);
+	debugfs_create_file("calibration", 0400, ecdma_dbg_root, NULL,
+			    &calibration_fops);
 }
 
 /**

@@ -80,6 +80,7 @@ const char *const ecdma_ec_stat_names[ECDMA_EC_STAT_NR] = {
 	[ECDMA_EC_STAT_GF_BYTES] = "gf_bytes",
 	[ECDMA_EC_STAT_NOFPU_BYTES] = "nofpu_bytes",
 	[ECDMA_EC_STAT_FPU_SECTIONS] = "fpu_sections",
+	[ECDMA_EC_STAT_NT_BYTES] = "nt_bytes",
 	[ECDMA_EC_STAT_DEC_HITS] = "decode_cache_hits",
 	[ECDMA_EC_STAT_DEC_MISSES] = "decode_cache_misses",
 };

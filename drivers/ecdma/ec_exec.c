@@ -126,6 +126,7 @@ struct xc_plan {
  * @nofpu: fallback without SIMD
  * @hooks: environment, or NULL
  * @simd: the executor allows SIMD and fast paths now
+ * @pol: ecdma_ec_exec_set_policy()
  * @fpu_on: inside hooks->fpu_begin()
  * @calc_pq: calc matrix has the RAID-6 shape
  * @calc_ones: calc matrix is one all-ones column
@@ -156,6 +157,7 @@ struct ecdma_ec_xctx {
 	const struct ecdma_gf_algo *nofpu;
 	const struct ecdma_ec_exec_hooks *hooks;
 	bool simd;
+	struct ecdma_ec_exec_policy pol;
 	bool fpu_on;
 	bool calc_pq;
 	bool calc_ones;
@@ -339,6 +341,8 @@ struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 	x->algo = algo;
 	x->nofpu = &ecdma_gf_algo_generic;
 	x->hooks = cfg->hooks;
+	x->pol.fast_pq = true;
+	x->pol.fast_xor = true;
 	for (i = 0; i < x->ndec; i++)
 		x->dec[i].nerr = -1;
 	algo->prep(x->matrix, x->k, x->m, x->enc_tbls);
@@ -388,6 +392,19 @@ void ecdma_ec_exec_set_simd(struct ecdma_ec_xctx *x, bool allowed)
 	if (!allowed)
 		ecdma_ec_exec_fpu_put(x);
 	x->simd = allowed && x->hooks;
+}
+
+/**
+ * ecdma_ec_exec_set_policy() - choose fast paths and store kind
+ * @x: the context
+ * @pol: the policy for the next ranges (copied)
+ *
+ * Only speed changes: every path computes the same bytes.
+ */
+void ecdma_ec_exec_set_policy(struct ecdma_ec_xctx *x,
+			      const struct ecdma_ec_exec_policy *pol)
+{
+	x->pol = *pol;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -735,7 +752,7 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	int i, cnt, s, alias;
 	void *dest;
 
-	if (p->pq && h->pq && !(real && p->out_alias)) {
+	if (p->pq && h->pq && x->pol.fast_pq && !(real && p->out_alias)) {
 		for (i = 0; i < p->nin; i++)
 			x->ptrs[i] = (void *)(x->in[i] + ioff);
 		x->ptrs[p->nin] = outs[0] + ooff;
@@ -750,8 +767,8 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	}
 
 	alias = real ? p->xor_alias : XC_ALIAS_NONE;
-	if (!p->ones || !h->xor || !h->xor_max || alias == XC_ALIAS_MANY ||
-	    (acc && alias >= 0))
+	if (!p->ones || !h->xor || !h->xor_max || !x->pol.fast_xor ||
+	    alias == XC_ALIAS_MANY || (acc && alias >= 0))
 		return 0;
 	dest = outs[0] + ooff;
 	for (i = 0, cnt = 0; i < p->nin; i++)
@@ -777,13 +794,14 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	return n;
 }
 
-/* GF algo kernels for @n bytes. */
+/* GF algo kernels for @n bytes; @real as for xc_fast() */
 static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
-		  u32 ooff, u32 n, bool acc)
+		  u32 ooff, u32 n, bool acc, bool real)
 {
 	const struct ecdma_gf_algo *algo = x->algo;
 	struct xc_plan *p = &x->p;
 	u64 bytes = (u64)n * (p->nin + p->nout);
+	unsigned int flags = acc ? ECDMA_GF_ACC : 0;
 	int i;
 
 	if (algo->fpu) {
@@ -798,15 +816,24 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 			x->st.nofpu_bytes += bytes;
 		}
 	}
+	/*
+	 * By the block size, not this piece's: whether the outputs stay in
+	 * the cache depends on the whole stream.  Not for VALIDATE scratch,
+	 * which is read back at once.
+	 */
+	if (algo->fpu && real && x->pol.nt_min && p->len >= x->pol.nt_min) {
+		flags |= ECDMA_GF_NT;
+		x->st.nt_bytes += bytes;
+	}
 	for (i = 0; i < p->nin; i++)
 		x->pin[i] = x->in[i] + ioff;
 	for (i = 0; i < p->nout; i++)
 		x->pout[i] = outs[i] + ooff;
 	if (p->ones)
-		algo->xor(n, p->nin, x->pin, x->pout[0], acc);
+		algo->xor(n, p->nin, x->pin, x->pout[0], flags);
 	else
 		algo->encode(n, p->nin, p->nout, xc_tbls(x, algo), x->pin,
-			     x->pout, acc);
+			     x->pout, flags);
 	x->st.gf_bytes += bytes;
 }
 
@@ -819,7 +846,7 @@ static void xc_product(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		done = xc_fast(x, ioff, outs, ooff,
 			       n & ~(ECDMA_EC_FAST_LEN_ALIGN - 1), acc, real);
 	if (done < n)
-		xc_gf(x, ioff + done, outs, ooff + done, n - done, acc);
+		xc_gf(x, ioff + done, outs, ooff + done, n - done, acc, real);
 }
 
 static void xc_validate(struct ecdma_ec_xctx *x, u32 off, u32 n)

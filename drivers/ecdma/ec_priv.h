@@ -86,6 +86,22 @@ struct ecdma_ec_exec_cfg {
 };
 
 /**
+ * struct ecdma_ec_exec_policy - how an execution context computes
+ * @nt_min: blocks of at least this many bytes are written with
+ *	non-temporal stores (ECDMA_GF_NT); 0: never
+ * @fast_pq: use hooks->pq where it fits
+ * @fast_xor: use hooks->xor where it fits
+ *
+ * None of it changes results, only speed; ecdma_ec_exec_init() starts
+ * with {0, true, true}.
+ */
+struct ecdma_ec_exec_policy {
+	u32 nt_min;
+	bool fast_pq;
+	bool fast_xor;
+};
+
+/**
  * struct ecdma_ec_exec_stats - execution counters, written by the owner
  * @fast_pq_bytes: block bytes done by the RAID-6 fast path
  * @fast_xor_bytes: block bytes done by the XOR fast path
@@ -93,6 +109,8 @@ struct ecdma_ec_exec_cfg {
  * @nofpu_bytes: part of @gf_bytes done by the non-FPU fallback algo
  *	because SIMD was not allowed in the executing context
  * @fpu_sections: SIMD sections entered
+ * @nt_bytes: part of @gf_bytes done by a SIMD algo asked for non-temporal
+ *	stores (ECDMA_GF_NT)
  * @dec_hits: DECODE with the calc matrix found its erasure pattern cached
  * @dec_misses: ... and had to compute a decode matrix
  */
@@ -102,6 +120,7 @@ struct ecdma_ec_exec_stats {
 	u64 gf_bytes;
 	u64 nofpu_bytes;
 	u64 fpu_sections;
+	u64 nt_bytes;
 	u64 dec_hits;
 	u64 dec_misses;
 };
@@ -112,6 +131,8 @@ size_t ecdma_ec_exec_size(const struct ecdma_ec_exec_cfg *cfg);
 struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 					 const struct ecdma_ec_exec_cfg *cfg);
 void ecdma_ec_exec_set_simd(struct ecdma_ec_xctx *x, bool allowed);
+void ecdma_ec_exec_set_policy(struct ecdma_ec_xctx *x,
+			      const struct ecdma_ec_exec_policy *pol);
 int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr);
 bool ecdma_ec_exec_run(struct ecdma_ec_xctx *x, long *budget);
 bool ecdma_ec_exec_busy(const struct ecdma_ec_xctx *x);
@@ -211,6 +232,8 @@ int ecdma_ec_provider_list(char *buf);
  * @ECDMA_EC_STAT_NOFPU_BYTES: of those, bytes done without SIMD because
  *	the executing context could not use the FPU
  * @ECDMA_EC_STAT_FPU_SECTIONS: kernel_fpu_begin() sections entered
+ * @ECDMA_EC_STAT_NT_BYTES: of @ECDMA_EC_STAT_GF_BYTES, bytes of blocks big
+ *	enough for non-temporal stores (nt_threshold)
  * @ECDMA_EC_STAT_DEC_HITS: calc-matrix decodes served by the cache
  * @ECDMA_EC_STAT_DEC_MISSES: calc-matrix decodes that built a matrix
  * @ECDMA_EC_STAT_NR: number of counters
@@ -230,6 +253,7 @@ enum ecdma_ec_stat {
 	ECDMA_EC_STAT_GF_BYTES,
 	ECDMA_EC_STAT_NOFPU_BYTES,
 	ECDMA_EC_STAT_FPU_SECTIONS,
+	ECDMA_EC_STAT_NT_BYTES,
 	ECDMA_EC_STAT_DEC_HITS,
 	ECDMA_EC_STAT_DEC_MISSES,
 	ECDMA_EC_STAT_NR,
@@ -324,6 +348,8 @@ void ecdma_prov_cpu_exit(void);
  * enum ecdma_cpu_tunable - CPU provider knobs (sysfs, applied live)
  * @ECDMA_CPU_WORKER_BUDGET: bytes of blocks per worker section (FPU section)
  * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
+ * @ECDMA_CPU_NT_THRESHOLD: block size from which SIMD kernels use
+ *	non-temporal stores; 0 never
  * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
  * @ECDMA_CPU_TUNABLE_NR: number of tunables
  */
@@ -331,6 +357,7 @@ enum ecdma_cpu_tunable {
 	ECDMA_CPU_WORKER_BUDGET,
 	ECDMA_CPU_INLINE_BUDGET,
 	ECDMA_CPU_SECTION_OPS,
+	ECDMA_CPU_NT_THRESHOLD,
 	ECDMA_CPU_TUNABLE_NR,
 };
 
@@ -338,6 +365,46 @@ long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t);
 int ecdma_prov_cpu_set_algo(const char *name);
 const char *ecdma_prov_cpu_algo_name(bool *forced);
 int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
+
+/**
+ * enum ecdma_cpu_path - who computes exact RAID-6 P+Q, or XOR
+ * @ECDMA_CPU_PATH_AUTO: the faster of the two as measured at load (and
+ *	after an algo change) on this CPU
+ * @ECDMA_CPU_PATH_LIB: the kernel's lib/raid6 (raid6_call) or xor_blocks()
+ * @ECDMA_CPU_PATH_GF: the provider's GF algo
+ * @ECDMA_CPU_PATH_NR: number of choices
+ */
+enum ecdma_cpu_path {
+	ECDMA_CPU_PATH_AUTO,
+	ECDMA_CPU_PATH_LIB,
+	ECDMA_CPU_PATH_GF,
+	ECDMA_CPU_PATH_NR,
+};
+
+/**
+ * struct ecdma_cpu_calibration - what the load-time measurement found
+ * @done: it ran (it needs a usable FPU)
+ * @algo: the GF algo it measured
+ * @disks: data blocks of 4 KiB per call
+ * @pq_lib: MB/s of data, lib/raid6 gen_syndrome (raid6_call)
+ * @pq_gf: MB/s, the GF algo on the same P+Q
+ * @xor_lib: MB/s, xor_blocks() as async_xor runs it
+ * @xor_gf: MB/s, the GF algo's XOR
+ */
+struct ecdma_cpu_calibration {
+	bool done;
+	const char *algo;
+	int disks;
+	u32 pq_lib;
+	u32 pq_gf;
+	u32 xor_lib;
+	u32 xor_gf;
+};
+
+extern const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR];
+int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path);
+enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, bool *lib);
+void ecdma_prov_cpu_calibration(struct ecdma_cpu_calibration *cal);
 
 #endif /* __KERNEL__ */
 

@@ -33,34 +33,49 @@
  *	wraps them in kernel_fpu_begin()/kernel_fpu_end() (keeping each
  *	section short) and falls back to a non-@fpu algo when
  *	!irq_fpu_usable().  @prep never needs the FPU.
- * @fast_pq: @encode beats lib/raid6's gen_syndrome on exact RAID-6 P+Q
- *	(measured with make bench); a provider may skip lib/raid6 for it
- * @fast_xor: @xor beats xor_blocks() (one pass instead of ceil(k/4)); a
- *	provider may skip xor_blocks() for it
  * @tbl_bytes: bytes of precomputed table per coefficient
  * @prep: turn a k x m verbs-layout matrix (matrix[i * m + j] = coefficient
  *	of input i in output j) into this algo's tables, k * m * @tbl_bytes
  *	bytes.  The table of coefficient (i, j) is at
  *	tbls + (j * k + i) * @tbl_bytes, ISA-L's ec_init_tables() order.
- * @encode: out[j] = (accumulate ? out[j] : 0) ^ sum_i c(i, j) * in[i] over
+ * @encode: out[j] = (ECDMA_GF_ACC ? out[j] : 0) ^ sum_i c(i, j) * in[i] over
  *	@len bytes, for j < m, with tables from @prep of the same algo (or
- *	of an algo with the same @tbl_bytes format)
- * @xor: out = (accumulate ? out : 0) ^ in[0] ^ ... ^ in[k - 1], @len bytes
+ *	of an algo with the same @tbl_bytes format); @flags: ECDMA_GF_*
+ * @xor: out = (ECDMA_GF_ACC ? out : 0) ^ in[0] ^ ... ^ in[k - 1], @len
+ *	bytes; @flags as for @encode
  */
 struct ecdma_gf_algo {
 	const char *name;
 	bool (*usable)(void);
 	int priority;
 	bool fpu;
-	bool fast_pq;
-	bool fast_xor;
 	unsigned int tbl_bytes;
 	void (*prep)(const u8 *matrix, int k, int m, u8 *tbls);
 	void (*encode)(size_t len, int k, int m, const u8 *tbls,
-		       const u8 *const *in, u8 *const *out, bool accumulate);
+		       const u8 *const *in, u8 *const *out, unsigned int flags);
 	void (*xor)(size_t len, int k, const u8 *const *in, u8 *out,
-		    bool accumulate);
+		    unsigned int flags);
 };
+
+/*
+ * @flags of ->encode() and ->xor().  ECDMA_GF_NT is a hint for outputs
+ * that are not in the cache and will not be read soon (big blocks):
+ * non-temporal stores, which skip the read-for-ownership of every output
+ * line.  An algo may ignore it; SIMD algos use it where the outputs are
+ * vector aligned and fence the stores before they return.  In cache NT
+ * stores cost throughput, so callers set it by block size.
+ */
+#define ECDMA_GF_ACC	0x1	/* XOR into the outputs, do not overwrite */
+#define ECDMA_GF_NT	0x2	/* non-temporal stores of the outputs */
+
+/*
+ * Default block size from which callers ask for ECDMA_GF_NT.  make bench
+ * on Zen 5: on DRAM-resident 64 KiB and 1 MiB blocks NT wins 1.04-1.5x;
+ * on 4 KiB blocks (what md sends) it loses up to 2.6x in cache and gains
+ * nothing streaming; on cache-resident 64 KiB blocks it loses up to 1.6x
+ * for small k.  Big blocks are rarely still in the cache when encoded.
+ */
+#define ECDMA_GF_NT_MIN_DEFAULT	65536
 
 /*
  * Split-nibble tables, the shape of ISA-L's gf_vect_mul_init() and of the

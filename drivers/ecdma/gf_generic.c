@@ -241,8 +241,9 @@ static u32 gen_horner_outputs(int k, int m, const u8 *tbls)
 }
 
 static void gen_encode(size_t len, int k, int m, const u8 *tbls,
-		       const u8 *const *in, u8 *const *out, bool accumulate)
+		       const u8 *const *in, u8 *const *out, unsigned int flags)
 {
+	bool accumulate = flags & ECDMA_GF_ACC;
 	/*
 	 * 1 KiB of accumulators, plus 512 bytes of multiples in
 	 * gen_encode_chunk(): a 1.8 KiB frame (x86-64), under the 2 KiB
@@ -263,9 +264,11 @@ static void gen_encode(size_t len, int k, int m, const u8 *tbls,
 				 accumulate, horner, acc);
 }
 
+/* ECDMA_GF_NT is a hint the generic code does without */
 static void gen_xor_blocks(size_t len, int k, const u8 *const *in, u8 *out,
-			   bool accumulate)
+			   unsigned int flags)
 {
+	bool accumulate = flags & ECDMA_GF_ACC;
 	u64 v[GEN_WORDS];
 	size_t off, p;
 	int i;

@@ -61,6 +61,8 @@ typedef s8 ecdma_v64qi_u __attribute__((__vector_size__(64),
 #define ecdma_stmask512(p, v, k)	((void)(p), (void)(v), (void)(k))
 #define ecdma_bcast16x2(l)		((void)(l), ECDMA_ZERO32)
 #define ecdma_bcast16x4(l)		((void)(l), ECDMA_ZERO64)
+#define ecdma_stream256(p, v)		((void)(p), (void)(v))
+#define ecdma_stream512(p, v)		((void)(p), (void)(v))
 #else
 #define ECDMA_ZERO64			((ecdma_v64qi) { 0 })
 #define ECDMA_ZERO16SI			((ecdma_v16si) { 0 })
@@ -89,7 +91,22 @@ typedef s8 ecdma_v64qi_u __attribute__((__vector_size__(64),
 #define ecdma_bcast16x4(l) \
 	((ecdma_v64qi)__builtin_ia32_broadcasti32x4_512((ecdma_v4si)(l), \
 	ECDMA_ZERO16SI, (unsigned short)~0))
+/* vmovntdq: @p aligned to the vector size */
+#define ecdma_stream256(p, v) \
+	__builtin_ia32_movntdq256((long long __attribute__(( \
+	__vector_size__(32))) *)(p), (long long __attribute__(( \
+	__vector_size__(32))))(v))
+#define ecdma_stream512(p, v) \
+	__builtin_ia32_movntdq512((long long __attribute__(( \
+	__vector_size__(64))) *)(p), (long long __attribute__(( \
+	__vector_size__(64))))(v))
 #endif
+
+/* orders the non-temporal stores before anything later */
+static __always_inline void ecdma_sfence(void)
+{
+	asm volatile("sfence" ::: "memory");
+}
 
 /* CPU features the SIMD algos need (boot_cpu_has() or CPUID + XCR0). */
 enum ecdma_simd_feat {

@@ -19,8 +19,11 @@
  * the outputs on the stack: AVX-512 loads them with byte masks, AVX2
  * through a zero-padded copy.
  *
- * Regular stores: non-temporal ones lost on the 4 KiB pages md hands us
- * (Documentation/driver-api/ecdma-simd.rst).
+ * Stores: regular ones, or with ECDMA_GF_NT and vector-aligned outputs
+ * non-temporal ones (vmovntdq, then sfence).  The caller asks for NT on
+ * big blocks only: in cache they lose up to 2x, streaming they win up to
+ * 1.5x (Documentation/driver-api/ecdma-simd.rst).  Software prefetch was
+ * measured too and lost everywhere, so there is none.
  */
 
 #define S_(x)	SIMD_NAME(x)
@@ -55,6 +58,25 @@ static __always_inline SIMD_TGT S_V S_(ld)(const u8 *p)
 static __always_inline SIMD_TGT void S_(st)(u8 *p, S_V v)
 {
 	*(S_VU *)p = v;
+}
+
+/* non-temporal store: @p must be SIMD_VW aligned */
+static __always_inline SIMD_TGT void S_(st_nt)(u8 *p, S_V v)
+{
+#if SIMD_VW == 64
+	ecdma_stream512(p, v);
+#else
+	ecdma_stream256(p, v);
+#endif
+}
+
+/* a regular or, for @nt, a non-temporal store */
+static __always_inline SIMD_TGT void S_(put)(u8 *p, S_V v, bool nt)
+{
+	if (nt)
+		S_(st_nt)(p, v);
+	else
+		S_(st)(p, v);
 }
 
 static __always_inline SIMD_TGT S_V S_(zero)(void)
@@ -161,7 +183,7 @@ static __always_inline SIMD_TGT S_V S_(mul)(struct S_(x) x,
  * live in registers.
  */
 static __always_inline SIMD_TGT void
-S_(step)(size_t off, int k, int g, bool two, bool ones,
+S_(step)(size_t off, int k, int g, bool two, bool ones, bool nt,
 	 const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
 	S_V a0, a1, a2, a3, b0, b1, b2, b3;
@@ -231,38 +253,38 @@ S_(step)(size_t off, int k, int g, bool two, bool ones,
 				b3 ^= S_(ld)(o[3] + off + SIMD_VW);
 		}
 	}
-	S_(st)(o[0] + off, a0);
+	S_(put)(o[0] + off, a0, nt);
 	if (two)
-		S_(st)(o[0] + off + SIMD_VW, b0);
+		S_(put)(o[0] + off + SIMD_VW, b0, nt);
 	if (g > 1) {
-		S_(st)(o[1] + off, a1);
+		S_(put)(o[1] + off, a1, nt);
 		if (two)
-			S_(st)(o[1] + off + SIMD_VW, b1);
+			S_(put)(o[1] + off + SIMD_VW, b1, nt);
 	}
 	if (g > 2) {
-		S_(st)(o[2] + off, a2);
+		S_(put)(o[2] + off, a2, nt);
 		if (two)
-			S_(st)(o[2] + off + SIMD_VW, b2);
+			S_(put)(o[2] + off + SIMD_VW, b2, nt);
 	}
 	if (g > 3) {
-		S_(st)(o[3] + off, a3);
+		S_(put)(o[3] + off, a3, nt);
 		if (two)
-			S_(st)(o[3] + off + SIMD_VW, b3);
+			S_(put)(o[3] + off + SIMD_VW, b3, nt);
 	}
 }
 
 /* One pass over bytes [0, len), len a multiple of SIMD_VW. */
 static __always_inline SIMD_TGT void
-S_(dot)(size_t len, int k, int g, bool ones, const u8 *const *t,
-	const u8 *const *in, u8 *const *o, bool acc)
+S_(dot)(size_t len, int k, int g, bool ones, bool nt,
+	const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
 	const size_t step = SIMD_VW * SIMD_UNROLL;
 	size_t off;
 
 	for (off = 0; off + step <= len; off += step)
-		S_(step)(off, k, g, SIMD_UNROLL > 1, ones, t, in, o, acc);
+		S_(step)(off, k, g, SIMD_UNROLL > 1, ones, nt, t, in, o, acc);
 	if (off < len)
-		S_(step)(off, k, g, false, ones, t, in, o, acc);
+		S_(step)(off, k, g, false, ones, nt, t, in, o, acc);
 }
 
 /* Is every coefficient in these @k tables 1? */
@@ -285,22 +307,74 @@ static bool S_(all_ones)(int k, const u8 *t)
 	return true;
 }
 
-#define S_DOT(g, ones, sfx)						\
+/*
+ * The dot-product passes, one function per group size @g, RAID-P output
+ * (@ones) and store kind (@nt: non-temporal), so that each inner loop is
+ * specialised.
+ */
+#define S_DOT(g, ones, nt, sfx)						\
 static SIMD_TGT void S_(dot##sfx)(size_t len, int k, const u8 *const *t,	\
 				  const u8 *const *in, u8 *const *o,	\
 				  bool acc)					\
 {									\
-	S_(dot)(len, k, g, ones, t, in, o, acc);			\
+	S_(dot)(len, k, g, ones, nt, t, in, o, acc);			\
 }
 
-S_DOT(1, false, 1)
-S_DOT(2, false, 2)
-S_DOT(3, false, 3)
-S_DOT(4, false, 4)
-S_DOT(1, true, 1p)
-S_DOT(2, true, 2p)
-S_DOT(3, true, 3p)
-S_DOT(4, true, 4p)
+S_DOT(1, false, false, 1_r)
+S_DOT(2, false, false, 2_r)
+S_DOT(3, false, false, 3_r)
+S_DOT(4, false, false, 4_r)
+S_DOT(1, true, false, 1p_r)
+S_DOT(2, true, false, 2p_r)
+S_DOT(3, true, false, 3p_r)
+S_DOT(4, true, false, 4p_r)
+S_DOT(1, false, true, 1_nt)
+S_DOT(2, false, true, 2_nt)
+S_DOT(3, false, true, 3_nt)
+S_DOT(4, false, true, 4_nt)
+S_DOT(1, true, true, 1p_nt)
+S_DOT(2, true, true, 2p_nt)
+S_DOT(3, true, true, 3p_nt)
+S_DOT(4, true, true, 4p_nt)
+
+/* pass@sfx: the dot function for @sel = g + (RAID-P output ? 4 : 0) */
+#define S_PASS(sfx)							\
+static SIMD_TGT void S_(pass##sfx)(int sel, size_t len, int k,		\
+				   const u8 *const *t,			\
+				   const u8 *const *in, u8 *const *o,	\
+				   bool acc)				\
+{									\
+	switch (sel) {							\
+	case 1:								\
+		S_(dot1##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	case 2:								\
+		S_(dot2##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	case 3:								\
+		S_(dot3##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	case 4:								\
+		S_(dot4##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	case 5:								\
+		S_(dot1p##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	case 6:								\
+		S_(dot2p##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	case 7:								\
+		S_(dot3p##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	default:							\
+		S_(dot4p##sfx)(len, k, t, in, o, acc);			\
+		break;							\
+	}								\
+}
+
+S_PASS(_r)
+S_PASS(_nt)
+#undef S_PASS
 #undef S_DOT
 
 /*
@@ -329,13 +403,14 @@ static SIMD_TGT void S_(column)(size_t off, size_t n, int k, int m,
 
 static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 				const u8 *const *in, u8 *const *out,
-				bool acc)
+				unsigned int flags)
 {
 	size_t body = len & ~(size_t)(SIMD_VW - 1), off;
+	bool acc = flags & ECDMA_GF_ACC, nt = flags & ECDMA_GF_NT;
 	const u8 *t[ECDMA_SIMD_GROUP];
 	u8 *o[ECDMA_SIMD_GROUP];
 	int ord[ECDMA_EC_MAX_M];
-	int j, g, n, mm = m;
+	int j, g, n, sel, mm = m;
 
 	if (m > ECDMA_EC_MAX_M || k < 1)
 		return;
@@ -351,48 +426,29 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 			t[n] = tbls + (size_t)ord[j + n] * k * S_TB;
 			o[n] = out[ord[j + n]];
 		}
-		switch (g + (S_(all_ones)(k, t[0]) ? 4 : 0)) {
-		case 1:
-			S_(dot1)(body, k, t, in, o, acc);
-			break;
-		case 2:
-			S_(dot2)(body, k, t, in, o, acc);
-			break;
-		case 3:
-			S_(dot3)(body, k, t, in, o, acc);
-			break;
-		case 4:
-			S_(dot4)(body, k, t, in, o, acc);
-			break;
-		case 5:
-			S_(dot1p)(body, k, t, in, o, acc);
-			break;
-		case 6:
-			S_(dot2p)(body, k, t, in, o, acc);
-			break;
-		case 7:
-			S_(dot3p)(body, k, t, in, o, acc);
-			break;
-		default:
-			S_(dot4p)(body, k, t, in, o, acc);
-			break;
-		}
+		sel = g + (S_(all_ones)(k, t[0]) ? 4 : 0);
+		for (n = 0; nt && n < g; n++)
+			if ((unsigned long)o[n] & (SIMD_VW - 1))
+				nt = false;
+		if (nt)
+			S_(pass_nt)(sel, body, k, t, in, o, acc);
+		else
+			S_(pass_r)(sel, body, k, t, in, o, acc);
 	}
+	if (nt)
+		ecdma_sfence();
 	if (body < len)
 		S_(column)(body, len - body, k, mm, tbls, in, out, acc);
 }
 
 /* out = (acc ? out : 0) ^ in[0] ^ ... ^ in[k - 1], 4 vectors a step */
-static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
-			     bool acc)
+static __always_inline SIMD_TGT void
+S_(xor_body)(size_t len, int k, const u8 *const *in, u8 *out, bool acc,
+	     bool nt)
 {
 	size_t off, p;
 	int i;
 
-	if (!k && !acc) {
-		memset(out, 0, len);
-		return;
-	}
 	for (off = 0; off + 4 * SIMD_VW <= len; off += 4 * SIMD_VW) {
 		const u8 *s = acc ? out + off : in[0] + off;
 		S_V v0, v1, v2, v3;
@@ -409,18 +465,20 @@ static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
 			v2 ^= S_(ld)(s + 2 * SIMD_VW);
 			v3 ^= S_(ld)(s + 3 * SIMD_VW);
 		}
-		S_(st)(out + off, v0);
-		S_(st)(out + off + SIMD_VW, v1);
-		S_(st)(out + off + 2 * SIMD_VW, v2);
-		S_(st)(out + off + 3 * SIMD_VW, v3);
+		S_(put)(out + off, v0, nt);
+		S_(put)(out + off + SIMD_VW, v1, nt);
+		S_(put)(out + off + 2 * SIMD_VW, v2, nt);
+		S_(put)(out + off + 3 * SIMD_VW, v3, nt);
 	}
 	for (; off + SIMD_VW <= len; off += SIMD_VW) {
 		S_V v = S_(ld)(acc ? out + off : in[0] + off);
 
 		for (i = !acc; i < k; i++)
 			v ^= S_(ld)(in[i] + off);
-		S_(st)(out + off, v);
+		S_(put)(out + off, v, nt);
 	}
+	if (nt)
+		ecdma_sfence();
 	/* tail: each byte read from every input before it is written */
 	for (p = off; p < len; p++) {
 		u8 x = acc ? out[p] : 0;
@@ -429,6 +487,33 @@ static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
 			x ^= in[i][p];
 		out[p] = x;
 	}
+}
+
+static SIMD_TGT void S_(xor_r)(size_t len, int k, const u8 *const *in,
+			       u8 *out, bool acc)
+{
+	S_(xor_body)(len, k, in, out, acc, false);
+}
+
+static SIMD_TGT void S_(xor_nt)(size_t len, int k, const u8 *const *in,
+				u8 *out, bool acc)
+{
+	S_(xor_body)(len, k, in, out, acc, true);
+}
+
+static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
+			     unsigned int flags)
+{
+	bool acc = flags & ECDMA_GF_ACC;
+
+	if (!k && !acc) {
+		memset(out, 0, len);
+		return;
+	}
+	if ((flags & ECDMA_GF_NT) && !((unsigned long)out & (SIMD_VW - 1)))
+		S_(xor_nt)(len, k, in, out, acc);
+	else
+		S_(xor_r)(len, k, in, out, acc);
 }
 
 #undef S_V

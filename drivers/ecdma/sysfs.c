@@ -7,7 +7,9 @@
  *   providers                            read only
  *   algo, algo_active                    GF algo (store: idle channels)
  *   inline_issue, worker_budget,         tuning, applied live
- *   inline_budget, section_ops, max_src
+ *   inline_budget, section_ops, max_src,
+ *   nt_threshold, pq_path, xor_path
+ *   pq_path_active, xor_path_active      read only
  *   caps/{ops,max_xor,max_pq,align}      what the dmaengine device offers
  *   caps/enable_<op>                     per-op offload (store: idle)
  *   chan<N>/{dma_chan,cpu,provider}      per channel (cpu live,
@@ -190,6 +192,7 @@ ECDMA_STAT_EC_ATTR(fast_xor_bytes, FAST_XOR_BYTES);
 ECDMA_STAT_EC_ATTR(gf_bytes, GF_BYTES);
 ECDMA_STAT_EC_ATTR(nofpu_bytes, NOFPU_BYTES);
 ECDMA_STAT_EC_ATTR(fpu_sections, FPU_SECTIONS);
+ECDMA_STAT_EC_ATTR(nt_bytes, NT_BYTES);
 
 static ssize_t queue_depth_show(struct kobject *kobj,
 				struct kobj_attribute *attr, char *buf)
@@ -289,6 +292,7 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_gf_bytes.attr.attr,
 	&ecdma_stat_nofpu_bytes.attr.attr,
 	&ecdma_stat_fpu_sections.attr.attr,
+	&ecdma_stat_nt_bytes.attr.attr,
 	&ecdma_stat_queue_depth.attr,
 	&ecdma_stat_latency_hist.attr,
 	&ecdma_stat_dma_chan.attr,
@@ -638,6 +642,83 @@ static struct ecdma_tunable_attr dev_attr_##_name = {			\
 ECDMA_TUNABLE_ATTR(worker_budget, ECDMA_CPU_WORKER_BUDGET);
 ECDMA_TUNABLE_ATTR(inline_budget, ECDMA_CPU_INLINE_BUDGET);
 ECDMA_TUNABLE_ATTR(section_ops, ECDMA_CPU_SECTION_OPS);
+ECDMA_TUNABLE_ATTR(nt_threshold, ECDMA_CPU_NT_THRESHOLD);
+
+/*
+ * pq_path / xor_path: who computes exact RAID-6 P+Q / XOR, "[auto] lib
+ * gf" with the choice in brackets; live.  *_active: what runs now.
+ */
+static ssize_t ecdma_path_show(char *buf, bool pq)
+{
+	enum ecdma_cpu_path cur, p;
+	bool lib;
+	int len = 0;
+
+	cur = ecdma_prov_cpu_path(pq, &lib);
+	for (p = 0; p < ECDMA_CPU_PATH_NR; p++)
+		len += sysfs_emit_at(buf, len, p == cur ? "%s[%s]" : "%s%s",
+				     p ? " " : "", ecdma_cpu_path_names[p]);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t ecdma_path_store(const char *buf, size_t count, bool pq)
+{
+	int p = sysfs_match_string(ecdma_cpu_path_names, buf);
+
+	if (p < 0)
+		return -EINVAL;
+	return ecdma_prov_cpu_set_path(pq, p) ?: count;
+}
+
+static ssize_t ecdma_path_active_show(char *buf, bool pq)
+{
+	bool lib;
+
+	ecdma_prov_cpu_path(pq, &lib);
+	return sysfs_emit(buf, "%s\n", lib ? "lib" : "gf");
+}
+
+static ssize_t pq_path_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	return ecdma_path_show(buf, true);
+}
+
+static ssize_t pq_path_store(struct device *dev, struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	return ecdma_path_store(buf, count, true);
+}
+static DEVICE_ATTR_RW(pq_path);
+
+static ssize_t xor_path_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return ecdma_path_show(buf, false);
+}
+
+static ssize_t xor_path_store(struct device *dev,
+			      struct device_attribute *attr, const char *buf,
+			      size_t count)
+{
+	return ecdma_path_store(buf, count, false);
+}
+static DEVICE_ATTR_RW(xor_path);
+
+static ssize_t pq_path_active_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return ecdma_path_active_show(buf, true);
+}
+static DEVICE_ATTR_RO(pq_path_active);
+
+static ssize_t xor_path_active_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return ecdma_path_active_show(buf, false);
+}
+static DEVICE_ATTR_RO(xor_path_active);
 
 static ssize_t max_src_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -680,6 +761,11 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_worker_budget.attr.attr,
 	&dev_attr_inline_budget.attr.attr,
 	&dev_attr_section_ops.attr.attr,
+	&dev_attr_nt_threshold.attr.attr,
+	&dev_attr_pq_path.attr,
+	&dev_attr_pq_path_active.attr,
+	&dev_attr_xor_path.attr,
+	&dev_attr_xor_path_active.attr,
 	&dev_attr_max_src.attr,
 	NULL,
 };

@@ -94,8 +94,12 @@ static struct {
 	unsigned long pq_calls;
 	unsigned long xor_calls;
 	unsigned long violations;
+	unsigned long nt_calls;	/* fake_simd calls asked for NT stores */
 	bool pq_refuse_acc;	/* like a raid6 algo without xor_syndrome */
 } hk;
+
+/* applied by tcalc_init() when set */
+static const struct ecdma_ec_exec_policy *t_pol;
 
 static void hk_violation(const char *what)
 {
@@ -207,19 +211,21 @@ static const struct ecdma_ec_exec_hooks hooks_fpu_only = {
 
 /* A "SIMD" algo: the generic kernels, checking they run in a section. */
 static void fake_encode(size_t len, int k, int m, const u8 *tbls,
-			const u8 *const *in, u8 *const *out, bool acc)
+			const u8 *const *in, u8 *const *out, unsigned int flags)
 {
 	if (!hk.in_fpu)
 		hk_violation("fpu algo encode outside a section");
-	ecdma_gf_algo_generic.encode(len, k, m, tbls, in, out, acc);
+	hk.nt_calls += !!(flags & ECDMA_GF_NT);
+	ecdma_gf_algo_generic.encode(len, k, m, tbls, in, out, flags);
 }
 
 static void fake_xor(size_t len, int k, const u8 *const *in, u8 *out,
-		     bool acc)
+		     unsigned int flags)
 {
 	if (!hk.in_fpu)
 		hk_violation("fpu algo xor outside a section");
-	ecdma_gf_algo_generic.xor(len, k, in, out, acc);
+	hk.nt_calls += !!(flags & ECDMA_GF_NT);
+	ecdma_gf_algo_generic.xor(len, k, in, out, flags);
 }
 
 static void fake_prep(const u8 *matrix, int k, int m, u8 *tbls)
@@ -288,6 +294,8 @@ static int tcalc_init(struct tcalc *c, int k, int m, enum t_mat type,
 	if (!c->x)
 		return -1;
 	ecdma_ec_exec_set_simd(c->x, !!hooks);
+	if (t_pol)
+		ecdma_ec_exec_set_policy(c->x, t_pol);
 	return 0;
 }
 
@@ -1215,14 +1223,14 @@ static void test_fast_pq(void)
 			 bad, hk.violations);
 }
 
-static void test_fast_xor(void)
+/* @iters random XOR WRs through hooks_all; returns the wrong ones */
+static unsigned int xor_loop(int iters)
 {
 	static const u8 ones[T_MAX_K] = { [0 ... T_MAX_K - 1] = 1 };
 	unsigned int bad = 0;
 	int it;
 
-	hk_reset();
-	for (it = 0; it < 300; it++) {
+	for (it = 0; it < iters; it++) {
 		struct ecdma_ec_sge ds[20], cs[1];
 		struct tblk d[20], c;
 		u8 *in[20], *ref, *out, *cp[20];
@@ -1275,9 +1283,114 @@ static void test_fast_xor(void)
 		blks_free(&c, 1);
 		tcalc_free(&tc);
 	}
+	return bad;
+}
+
+static void test_fast_xor(void)
+{
+	unsigned int bad;
+
+	hk_reset();
+	bad = xor_loop(300);
 	ksft_test_result(!bad && hk.xor_calls && !hk.violations,
 			 "fast_xor_dispatch (%u wrong, %lu xor calls, %lu violations)\n",
 			 bad, hk.xor_calls, hk.violations);
+}
+
+/* Policy: fast paths off means off; NT by block size, never for scratch. */
+static void test_policy(void)
+{
+	static const size_t lens[] = { 100, 4095, 4096, 10000 };
+	struct ecdma_ec_exec_policy off = { 0, false, false };
+	struct ecdma_ec_exec_policy nt = { 4096, true, true };
+	struct enc_opts o = {
+		.type = T_VANDERMONDE, .align_mode = 0, .hooks = &hooks_all,
+		.fix_m = 2,
+	};
+	unsigned int bad = 0, i;
+	int it;
+
+	hk_reset();
+	t_pol = &off;
+	for (it = 0; it < 100; it++) {
+		o.fix_k = test_rnd_range(2, 40);
+		o.acc = test_rnd(2);
+		o.chunked = test_rnd(2);
+		bad += !!one_encode(&o, false);
+	}
+	bad += xor_loop(100);
+	ksft_test_result(!bad && !hk.pq_calls && !hk.xor_calls &&
+			 !hk.violations,
+			 "policy_fast_paths_off (%u wrong, %lu pq, %lu xor calls)\n",
+			 bad, hk.pq_calls, hk.xor_calls);
+
+	/* NT exactly for blocks >= nt_min; then nt_min 0: never */
+	hk_reset();
+	bad = 0;
+	t_pol = &nt;
+	for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
+		struct ecdma_ec_sge ds[4], cs[2];
+		struct tblk d[4], c[2];
+		u8 *ref[2], *cp[4], *outs[2];
+		size_t len = lens[i % ARRAY_SIZE(lens)];
+		struct ecdma_ec_mem mem;
+		struct ecdma_ec_wr wr;
+		struct tcalc tc;
+		u64 before;
+		bool want;
+		int j;
+
+		if (i == ARRAY_SIZE(lens))
+			nt.nt_min = 0;
+		want = nt.nt_min && len >= nt.nt_min;
+		if (tcalc_init(&tc, 4, 2, T_CAUCHY, &fake_simd,
+			       &hooks_fpu_only)) {
+			bad++;
+			continue;
+		}
+		blks_alloc(d, 4, len, 0);
+		blks_alloc(c, 2, len, 0);
+		for (j = 0; j < 4; j++) {
+			cp[j] = d[j].p;
+			sge_set(&ds[j], d[j].p, len);
+		}
+		for (j = 0; j < 2; j++) {
+			ref[j] = test_alloc(len);
+			outs[j] = c[j].p;
+			sge_set(&cs[j], c[j].p, len);
+		}
+		ref_product(len, 4, 2, tc.matrix, cp, ref, false);
+		memset(&mem, 0, sizeof(mem));
+		mem.data_blocks = ds;
+		mem.num_data_sge = 4;
+		mem.code_blocks = cs;
+		mem.num_code_sge = 2;
+		mem.block_size = (int)len;
+		memset(&wr, 0, sizeof(wr));
+		wr.opcode = ECDMA_EC_OP_ENCODE;
+		wr.mem = &mem;
+		before = hk.nt_calls;
+		bad += run_wr(&tc, &wr, test_rnd(2)) != 0;
+		for (j = 0; j < 2; j++)
+			bad += !!memcmp(outs[j], ref[j], len);
+		bad += (hk.nt_calls > before) != want;
+		bad += (ecdma_ec_exec_stats(tc.x)->nt_bytes ==
+			(u64)len * 6) != want;
+		/* VALIDATE computes into scratch: never NT */
+		before = hk.nt_calls;
+		wr.opcode = ECDMA_EC_OP_VALIDATE;
+		bad += run_wr(&tc, &wr, false) != 0 || wr.result != 0;
+		bad += hk.nt_calls != before;
+		for (j = 0; j < 2; j++)
+			free(ref[j]);
+		blks_free(d, 4);
+		blks_free(c, 2);
+		tcalc_free(&tc);
+	}
+	t_pol = NULL;
+	ksft_test_result(!bad && !hk.violations,
+			 "policy_nt_by_block_size (%u wrong, %lu nt calls)\n",
+			 bad, hk.nt_calls);
 }
 
 static void test_fpu_sections(void)
@@ -1438,7 +1551,7 @@ int main(void)
 	static const int v0[2] = { 1, 0 }, v1[2] = { 0, 0 }, v2[2] = { 0, 1 };
 
 	ksft_print_header();
-	ksft_set_plan(25);
+	ksft_set_plan(27);
 	test_rng_init();
 
 	test_attr();
@@ -1480,6 +1593,7 @@ int main(void)
 	test_copy_nop();
 	test_fast_pq();
 	test_fast_xor();
+	test_policy();
 	test_fpu_sections();
 	return ksft_finished();
 }

@@ -29,6 +29,11 @@ put inline_issue 1
 put worker_budget 131072
 put inline_budget 65536
 put section_ops 64
+put nt_threshold 65536
+put pq_path "[auto] lib gf"
+put pq_path_active lib
+put xor_path "auto lib [gf]"
+put xor_path_active gf
 put caps/ops "memcpy xor xor_val pq pq_val interrupt async_tx"
 put caps/max_xor 255
 put caps/max_pq 255
@@ -96,6 +101,8 @@ ECDMACTL_SYSFS_ROOT=/nonexistent "$tool" status >/dev/null 2>&1
 [ $? = 2 ] && ok env_root_honoured || nok env_root_honoured
 rc status 0 status
 grep -q 'dma0chan1' "$fake.out" && ok status_lists_chans || nok status_lists_chans
+grep -q 'pq_path_active.*lib' "$fake.out" && grep -q 'nt_threshold.*65536' "$fake.out" &&
+	ok status_shows_paths_and_nt || nok status_shows_paths_and_nt
 json status_json status
 rc stats 0 stats
 grep -q '^pq  *10  *40960  *0$' "$fake.out" && ok stats_table_pq ||

@@ -3,8 +3,9 @@
  * Unit tests for the GF(2^8) compute kernels behind the algorithm table
  * (drivers/ecdma/gf_algo.h): every usable algo against the byte-at-a-time
  * reference ecdma_gf_ref_encode() and against ISA-L, over random k, m,
- * lengths, misalignments, coefficients (0 and 1 included), accumulate and
- * outputs aliasing inputs.
+ * lengths, misalignments, coefficients (0 and 1 included), accumulate,
+ * outputs aliasing inputs, and non-temporal stores (ECDMA_GF_NT) on
+ * aligned and misaligned outputs.
  */
 #include <isa-l/erasure_code.h>
 
@@ -31,7 +32,26 @@ struct enc_case {
 	enum coef_mode coef;
 	bool accumulate;
 	int nalias;		/* outputs that are one of the inputs */
+	bool nt;		/* pass ECDMA_GF_NT */
+	bool aligned;		/* outputs 64-byte aligned */
 };
+
+/* 64-byte aligned, so that outputs can meet the NT stores' alignment */
+static u8 *alloc64(size_t len)
+{
+	void *p = aligned_alloc(64, (len + 63) & ~(size_t)63);
+
+	if (!p) {
+		ksft_print_msg("out of memory (%zu bytes)\n", len);
+		exit(2);
+	}
+	return p;
+}
+
+static unsigned int gf_flags(bool accumulate, bool nt)
+{
+	return (accumulate ? ECDMA_GF_ACC : 0) | (nt ? ECDMA_GF_NT : 0);
+}
 
 static u8 rnd_coef(enum coef_mode mode)
 {
@@ -88,10 +108,10 @@ static int check_encode(const struct ecdma_gf_algo *algo,
 		test_rnd_fill(in[i], len);
 	}
 	for (j = 0; j < m; j++) {
-		unsigned int off = test_rnd(64);
+		unsigned int off = c->aligned ? 0 : test_rnd(64);
 
 		alias_of[j] = -1;
-		obase[j] = test_alloc(off + len);
+		obase[j] = alloc64(off + len);
 		out[j] = obase[j] + off;
 		test_rnd_fill(out[j], len);
 	}
@@ -120,7 +140,7 @@ static int check_encode(const struct ecdma_gf_algo *algo,
 	tbls = test_alloc((size_t)algo->tbl_bytes * k * m);
 	algo->prep(mat, k, m, tbls);
 	algo->encode(len, k, m, tbls, (const u8 *const *)in, out,
-		     c->accumulate);
+		     gf_flags(c->accumulate, c->nt));
 
 	for (j = 0; j < m; j++) {
 		if (memcmp(out[j], ocopy[j], len)) {
@@ -128,9 +148,9 @@ static int check_encode(const struct ecdma_gf_algo *algo,
 
 			while (out[j][p] == ocopy[j][p])
 				p++;
-			ksft_print_msg("%s: k=%d m=%d len=%zu coef=%d acc=%d\n",
+			ksft_print_msg("%s: k=%d m=%d len=%zu coef=%d acc=%d nt=%d\n",
 				       algo->name, k, m, len, c->coef,
-				       c->accumulate);
+				       c->accumulate, c->nt);
 			ksft_print_msg("  out %d (alias of in %d) differs at %zu\n",
 				       j, alias_of[j], p);
 			bad++;
@@ -187,6 +207,30 @@ static void test_encode_random(const struct ecdma_gf_algo *algo)
 		bad += check_encode(algo, &c);
 	}
 	ksft_test_result(!bad, "%s: encode_random (%u cases)\n", algo->name, t);
+}
+
+/* ECDMA_GF_NT: the same bytes, aligned outputs or not, aliased or not */
+static void test_encode_nt(const struct ecdma_gf_algo *algo)
+{
+	unsigned int t, bad = 0;
+
+	for (t = 0; t < 200 && !bad; t++) {
+		struct enc_case c = {
+			.k = test_rnd_range(1, 24),
+			.m = test_rnd_range(1, 16),
+			.len = t < 20 ? (size_t)test_rnd_range(60000, 70000) :
+					 rnd_len(),
+			.coef = test_rnd(COEF_MODES),
+			.accumulate = test_rnd(2),
+			.nalias = test_rnd(4) ? 0 : test_rnd_range(1, 16),
+			.nt = true,
+			.aligned = test_rnd(4) != 0,
+		};
+
+		bad += check_encode(algo, &c);
+	}
+	ksft_test_result(!bad, "%s: encode_nt_stores (%u cases)\n", algo->name,
+			 t);
 }
 
 static void test_encode_len_sweep(const struct ecdma_gf_algo *algo)
@@ -334,7 +378,7 @@ static void test_encode_vs_isal(const struct ecdma_gf_algo *algo)
 
 /* out = (acc ? out : 0) ^ in[0..k), possibly with out == in[x] */
 static int check_xor(const struct ecdma_gf_algo *algo, int k, size_t len,
-		     bool accumulate, bool alias)
+		     bool accumulate, bool alias, bool nt)
 {
 	u8 *ibase[255], *in[255], *icopy[255], *obase, *out, *want;
 	int i, x = -1, bad = 0;
@@ -348,8 +392,8 @@ static int check_xor(const struct ecdma_gf_algo *algo, int k, size_t len,
 		test_rnd_fill(in[i], len);
 		icopy[i] = dup_buf(in[i], len);
 	}
-	obase = test_alloc(64 + len);
-	out = obase + test_rnd(64);
+	obase = alloc64(64 + len);
+	out = obase + (nt && test_rnd(4) ? 0 : test_rnd(64));
 	test_rnd_fill(out, len);
 	if (alias) {
 		/* XOR dest == src[0] is what async_xor does; any works */
@@ -365,11 +409,11 @@ static int check_xor(const struct ecdma_gf_algo *algo, int k, size_t len,
 		want[p] = v;
 	}
 
-	algo->xor(len, k, (const u8 *const *)in, out, accumulate);
+	algo->xor(len, k, (const u8 *const *)in, out, gf_flags(accumulate, nt));
 
 	if (memcmp(out, want, len)) {
-		ksft_print_msg("%s: xor k=%d len=%zu acc=%d alias=%d wrong\n",
-			       algo->name, k, len, accumulate, x);
+		ksft_print_msg("%s: xor k=%d len=%zu acc=%d alias=%d nt=%d wrong\n",
+			       algo->name, k, len, accumulate, x, nt);
 		bad++;
 	}
 	for (i = 0; i < k; i++)
@@ -400,10 +444,27 @@ static void test_xor(const struct ecdma_gf_algo *algo)
 			len = t - 23;			/* every len 1..300 */
 		else if (t >= 390)
 			len = test_rnd_range(60000, 70000);
-		bad += check_xor(algo, k, len, test_rnd(2), k && test_rnd(2));
+		bad += check_xor(algo, k, len, test_rnd(2), k && test_rnd(2),
+				 false);
 	}
 	ksft_test_result(!bad, "%s: xor_vs_reference (%u cases)\n",
 			 algo->name, t);
+}
+
+static void test_xor_nt(const struct ecdma_gf_algo *algo)
+{
+	unsigned int t, bad = 0;
+
+	for (t = 0; t < 200 && !bad; t++) {
+		int k = t < 10 ? test_rnd_range(33, 255) : test_rnd_range(0, 32);
+		size_t len = t < 30 ? (size_t)test_rnd_range(60000, 70000) :
+					      rnd_len();
+
+		bad += check_xor(algo, k, len, test_rnd(2), k && test_rnd(2),
+				 true);
+	}
+	ksft_test_result(!bad, "%s: xor_nt_stores (%u cases)\n", algo->name,
+			 t);
 }
 
 static void test_algo_table(void)
@@ -494,7 +555,7 @@ static void test_affine_matrices(void)
 }
 #endif
 
-#define TESTS_PER_ALGO	7
+#define TESTS_PER_ALGO	9
 
 static void run_algo(const struct ecdma_gf_algo *algo)
 {
@@ -512,7 +573,9 @@ static void run_algo(const struct ecdma_gf_algo *algo)
 	test_encode_alias(algo);
 	test_encode_big(algo);
 	test_encode_vs_isal(algo);
+	test_encode_nt(algo);
 	test_xor(algo);
+	test_xor_nt(algo);
 }
 
 int main(void)

@@ -51,7 +51,8 @@ modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
 # read-only files exist and read
 ro_ok=1
 for f in channels providers algo algo_active max_src inline_issue \
-	worker_budget inline_budget section_ops caps/ops caps/max_xor \
+	worker_budget inline_budget section_ops nt_threshold pq_path \
+	pq_path_active xor_path xor_path_active stats/nt_bytes caps/ops caps/max_xor \
 	caps/max_pq caps/align stats/pq_ops stats/queue_depth \
 	stats/latency_hist stats/prep_full stats/nofpu_bytes \
 	chan0/dma_chan chan0/cpu chan0/provider stats/chan0/pq_ops \
@@ -89,6 +90,20 @@ good section_ops 8
 bad section_ops 0 "$EINVAL"
 bad section_ops 5000 "$EINVAL"
 good section_ops "$so"
+nt=$(cat $D/nt_threshold)
+good nt_threshold 0
+good nt_threshold 1048576
+bad nt_threshold -5 "$EINVAL"
+bad nt_threshold 2000000000 "$EINVAL"
+good nt_threshold "$nt"
+good pq_path gf "auto lib [gf]"
+ktap_check pq_path_gf_active test "$(cat $D/pq_path_active)" = gf
+bad pq_path raid6 "$EINVAL"
+good pq_path auto "[auto] lib gf"
+good xor_path lib "auto [lib] gf"
+ktap_check xor_path_lib_active test "$(cat $D/xor_path_active)" = lib
+bad xor_path "" "$EINVAL"
+good xor_path auto "[auto] lib gf"
 ms=$(cat $D/max_src)
 good max_src 8
 ktap_check max_src_sets_max_xor test "$(cat $D/caps/max_xor)" = 8

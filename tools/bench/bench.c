@@ -13,10 +13,16 @@
  * Throughput is data bytes per second (k * block for encode, P+Q, XOR,
  * decode and recovery; one block for update), median of REPS repeats.
  *
+ * Scaling: the best algo on n = 1 .. ncpu threads, each pinned to its own
+ * CPU with its own stripes, as the engine runs one worker per CPU.
+ *
  * Usage: bench [-q] [outdir]   (-q: quick, for smoke tests)
+ * Environment: BENCH_CPU (first CPU, default 0), BENCH_ONLY (comma-separated
+ * ops, e.g. "pq,xor,scaling").
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -202,7 +208,15 @@ struct impl {
 	ok_fn ok;
 	const void *p;		/* algo, raid6 calls, ISA-L function */
 	u8 *tbls;		/* prepared tables for the current cfg */
+	int stores;		/* ours: STORES_* */
 };
+
+/*
+ * Ours run with the engine's store policy (NT stores for blocks of at
+ * least ECDMA_GF_NT_MIN_DEFAULT, as the CPU provider's nt_threshold), or
+ * with one kind of store forced, to show what the policy buys.
+ */
+enum { STORES_POLICY, STORES_REGULAR, STORES_NT };
 
 /* ---------- ours ---------- */
 
@@ -220,13 +234,17 @@ static void ours_run(const struct impl *im, struct cfg *c)
 {
 	const struct ecdma_gf_algo *a = im->p;
 
+	unsigned int flags = c->op == OP_UPD ? ECDMA_GF_ACC : 0;
+
+	if (im->stores == STORES_NT ||
+	    (im->stores == STORES_POLICY && c->B >= ECDMA_GF_NT_MIN_DEFAULT))
+		flags |= ECDMA_GF_NT;
 	if (c->op == OP_XOR)
 		a->xor(c->B, c->nin, (const u8 *const *)c->in, c->out[0],
-		       false);
+		       flags);
 	else
 		a->encode(c->B, c->nin, c->nout, im->tbls,
-			  (const u8 *const *)c->in, c->out,
-			  c->op == OP_UPD);
+			  (const u8 *const *)c->in, c->out, flags);
 }
 
 /* ---------- ISA-L ---------- */
@@ -694,6 +712,43 @@ static struct impl *our(const char *name)
 }
 
 static const struct ecdma_gf_algo *best_algo;
+static const char *only;	/* BENCH_ONLY: comma-separated ops */
+
+static int want(enum op op)
+{
+	const char *p = only;
+	size_t n = strlen(op_name[op]);
+
+	if (!p)
+		return 1;
+	while ((p = strstr(p, op_name[op]))) {
+		if ((p == only || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* the best algo with each kind of store forced, next to the policy */
+static void add_variants(struct impl *ims, int *n)
+{
+	static const struct { int stores; const char *s; } v[] = {
+		{ STORES_REGULAR, "regular stores" },
+		{ STORES_NT, "nt stores" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		char *nm;
+
+		if (asprintf(&nm, "ecdma %s %s", best_algo->name, v[i].s) < 0)
+			die("oom");
+		ims[*n] = ours[0];
+		ims[*n].name = nm;
+		ims[*n].stores = v[i].stores;
+		++*n;
+	}
+}
 
 static void add_ours(void)
 {
@@ -839,12 +894,152 @@ static void setup_cell(struct cfg *c)
 	make_consistent(c);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Scaling over CPUs                                                      */
+/* ---------------------------------------------------------------------- */
+
+#define SC_MAXT	8
+
+struct sc_thread {
+	pthread_t tid;
+	int cpu;
+	struct cfg c;		/* own copy: own stripe pointers */
+	struct impl im;
+	u8 *base;		/* own part of the pool (cold) or own stripe */
+	size_t nstr;
+	long iters;
+	double secs;
+};
+
+static pthread_barrier_t sc_bar;
+static double sc_time;
+
+static void *sc_run(void *arg)
+{
+	struct sc_thread *t = arg;
+	size_t n = nblocks(&t->c), s = 0, i;
+	cpu_set_t set;
+	double t0;
+
+	CPU_ZERO(&set);
+	CPU_SET(t->cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		die("pthread_setaffinity_np(%d)", t->cpu);
+	pthread_barrier_wait(&sc_bar);
+	t0 = now();
+	do {
+		u8 *b = t->base + s * (n + 1) * t->c.B;
+
+		for (i = 0; i < (size_t)t->c.nin; i++)
+			t->c.in[i] = b + i * t->c.B;
+		for (i = 0; i < (size_t)t->c.nout; i++)
+			t->c.out[i] = b + (t->c.nin + i) * t->c.B;
+		s = s + 1 == t->nstr ? 0 : s + 1;
+		t->im.run(&t->im, &t->c);
+		t->iters++;
+	} while ((t->iters & 7) || now() - t0 < sc_time);
+	t->secs = now() - t0;
+	return NULL;
+}
+
+/* @nt threads on CPUs cpu0.. running cell @c (B, cold set) with @im */
+static double sc_point(const struct cfg *c, const struct impl *im, int nt,
+		       const int *cpus)
+{
+	struct sc_thread th[SC_MAXT];
+	size_t per = (nblocks(c) + 1) * c->B;
+	double bytes = 0, secs = 0;
+	int i;
+
+	pthread_barrier_init(&sc_bar, NULL, nt);
+	for (i = 0; i < nt; i++) {
+		th[i] = (struct sc_thread){ .cpu = cpus[i], .c = *c,
+					    .im = *im };
+		if (c->cold) {
+			th[i].nstr = POOL / nt / per;
+			th[i].base = pool + (size_t)i * (POOL / nt);
+		} else {
+			/* own pages, filled: not the shared zero page */
+			th[i].nstr = 1;
+			th[i].base = xalloc(per);
+			fill(th[i].base, per);
+		}
+		if (pthread_create(&th[i].tid, NULL, sc_run, &th[i]))
+			die("pthread_create");
+	}
+	for (i = 0; i < nt; i++) {
+		pthread_join(th[i].tid, NULL);
+		bytes += data_bytes(c) * th[i].iters;
+		secs = th[i].secs > secs ? th[i].secs : secs;
+		if (!c->cold)
+			munmap(th[i].base, per);
+	}
+	pthread_barrier_destroy(&sc_bar);
+	return bytes / secs / 1e9;
+}
+
+static void sc_report(const struct cfg *c, int n, double g, double one)
+{
+	const char *cache = c->cold ? "cold" : "hot";
+
+	printf("scaling %-6s k=%2d m=%d %6zuK %-4s threads=%d %8.2f GB/s",
+	       op_name[c->op], c->k, c->m, c->B >> 10, cache, n, g);
+	printf("  (%.2fx of 1 thread, %3.0f%% efficiency)\n", g / one,
+	       100 * g / (one * n));
+	fprintf(csv, "scaling-%s,%d,%d,%d,%zu,%s,threads=%d,ours,%.3f,%.3f,0,0\n",
+		op_name[c->op], c->k, c->m, n, c->B, cache, n, g, g);
+}
+
+static void run_scaling(void)
+{
+	static const struct { enum op op; int k; size_t B; } cells[] = {
+		{ OP_PQ, 10, 4096 }, { OP_ENC, 10, 65536 },
+		{ OP_ENC, 10, 1 << 20 }, { OP_XOR, 10, 4096 },
+	};
+	int cpus[SC_MAXT], ncpu = 0, cpu, ci, cold, n;
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		die("sched_getaffinity");
+	/* the bench itself ran pinned: widen to every CPU the process may use */
+	for (cpu = 0; cpu < CPU_SETSIZE && ncpu < SC_MAXT; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus[ncpu++] = cpu;
+	sc_time = quick ? 0.05 : 0.3;
+	printf("# scaling: best algo, engine store policy, 1..%d threads, one per CPU\n",
+	       ncpu);
+	for (ci = 0; ci < (int)ARRAY_SIZE(cells); ci++) {
+		struct cfg c;
+		struct impl im = ours[0];
+		double one = 0;
+
+		if (cells[ci].op == OP_ENC)
+			cfg_encode(&c, cells[ci].k, 4);
+		else
+			cfg_pq(&c, cells[ci].k, cells[ci].op);
+		c.B = cells[ci].B;
+		im.tbls = NULL;
+		ours_prep(&im, &c);
+		for (cold = 0; cold < 2; cold++) {
+			c.cold = cold;
+			for (n = 1; n <= ncpu; n++) {
+				double g = sc_point(&c, &im, n, cpus);
+
+				if (n == 1)
+					one = g;
+				sc_report(&c, n, g, one);
+			}
+		}
+		free(im.tbls);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const int ks[] = { 4, 6, 10, 12 };
 	static const size_t bs[] = { 4096, 65536, 1 << 20 };
 	const char *outdir = "build/bench";
-	struct impl ims[24];
+	struct impl ims[32];
 	struct cfg c;
 	cpu_set_t set;
 	char path[512];
@@ -859,6 +1054,7 @@ int main(int argc, char **argv)
 	}
 	if (getenv("BENCH_CPU"))
 		cpu = atoi(getenv("BENCH_CPU"));
+	only = getenv("BENCH_ONLY");
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
@@ -908,8 +1104,11 @@ int main(int argc, char **argv)
 		for (m = 1; m <= MAXM; m++)
 			for (bi = 0; bi < 3; bi++) {
 				n = 0;
+				if (!want(OP_ENC))
+					continue;
 				for (i = 0; i < nours; i++)
 					ims[n++] = ours[i];
+				add_variants(ims, &n);
 				ims[n++] = PEER("isal ec_encode_data", "isal",
 						isal_enc_run, ec_encode_data);
 				ims[n++] = PEER("isal ec_encode_data_avx512", "isal-avx512",
@@ -926,6 +1125,7 @@ int main(int argc, char **argv)
 		for (bi = 0; bi < 3; bi++) {
 			n = 0;
 			ims[n++] = ours[0];
+			add_variants(ims, &n);
 			ims[n++] = *our("avx2");
 			ims[n++] = PEER("isal pq_gen", "isal",
 					isal_pq_run, pq_gen);
@@ -941,11 +1141,14 @@ int main(int argc, char **argv)
 					raid6_gen_run, &raid6_avx2x4);
 			cfg_pq(&c, ks[ki], OP_PQ);
 			c.B = bs[bi];
-			setup_cell(&c);
-			run_cell(&c, ims, n);
+			if (want(OP_PQ)) {
+				setup_cell(&c);
+				run_cell(&c, ims, n);
+			}
 
 			n = 0;
 			ims[n++] = ours[0];
+			add_variants(ims, &n);
 			ims[n++] = *our("avx2");
 			ims[n++] = PEER("isal xor_gen", "isal",
 					isal_xor_run, xor_gen);
@@ -955,13 +1158,15 @@ int main(int argc, char **argv)
 					kxor_run, NULL);
 			cfg_pq(&c, ks[ki], OP_XOR);
 			c.B = bs[bi];
-			setup_cell(&c);
-			run_cell(&c, ims, n);
+			if (want(OP_XOR)) {
+				setup_cell(&c);
+				run_cell(&c, ims, n);
+			}
 		}
 	/* decode 1..m erasures (m = 4), update, 2-data recovery */
 	for (ki = 0; ki < 4; ki++)
 		for (bi = 0; bi < 3; bi++) {
-			for (e = 1; e <= MAXM; e++) {
+			for (e = 1; e <= MAXM && want(OP_DEC); e++) {
 				n = 0;
 				ims[n++] = ours[0];
 				ims[n++] = PEER("isal ec_encode_data", "isal",
@@ -977,8 +1182,10 @@ int main(int argc, char **argv)
 					isal_upd_run, ec_encode_data_update);
 			cfg_update(&c, ks[ki], MAXM);
 			c.B = bs[bi];
-			setup_cell(&c);
-			run_cell(&c, ims, n);
+			if (want(OP_UPD)) {
+				setup_cell(&c);
+				run_cell(&c, ims, n);
+			}
 
 			n = 0;
 			ims[n++] = ours[0];
@@ -991,8 +1198,10 @@ int main(int argc, char **argv)
 					async_rec_run, NULL);
 			cfg_recov(&c, ks[ki]);
 			c.B = bs[bi];
-			setup_cell(&c);
-			run_cell(&c, ims, n);
+			if (want(OP_REC)) {
+				setup_cell(&c);
+				run_cell(&c, ims, n);
+			}
 		}
 	/* the recovery products alone */
 	for (bi = 0; bi < 3; bi++) {
@@ -1006,9 +1215,18 @@ int main(int argc, char **argv)
 					NULL);
 			cfg_product(&c, e);
 			c.B = bs[bi];
-			setup_cell(&c);
-			run_cell(&c, ims, n);
+			if (want(e)) {
+				setup_cell(&c);
+				run_cell(&c, ims, n);
+			}
 		}
+	}
+	if (!only || strstr(only, "scaling")) {
+		CPU_ZERO(&set);
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		run_scaling();
 	}
 	fclose(csv);
 	printf("# bench: %d cells, %.0f s\n", nres, now() - t_start);

@@ -55,6 +55,43 @@ awk -F, 'NR > 1 && $6 == "cold" && $7 ~ /\(best\)/ {
 done
 
 echo
+echo "== stores: nt / regular and engine policy / regular, best algo, encode+pq+xor (geomean over cells) =="
+awk -F, 'NR > 1 && ($1 == "encode" || $1 == "pq" || $1 == "xor") {
+	cell = $1 "," $2 "," $3 "," $4 "," $5 "," $6
+	if ($7 ~ / regular stores$/) reg[cell] = $9
+	else if ($7 ~ / nt stores$/) nt[cell] = $9
+	else if ($7 ~ /\(best\)/) pol[cell] = $9
+} END {
+	for (c in reg) {
+		if (!(c in nt) || !(c in pol)) continue
+		split(c, f, ",")
+		key = sprintf("block %7d %-4s", f[5], f[6])
+		a[key] += log(nt[c] / reg[c]); b[key] += log(pol[c] / reg[c]); n[key]++
+		r = nt[c] / reg[c]
+		if (!(key in mn) || r < mn[key]) mn[key] = r
+		if (!(key in mx) || r > mx[key]) mx[key] = r
+	}
+	for (k in n)
+		printf "%s  nt/regular %5.2fx (min %4.2fx, max %4.2fx)  policy/regular %5.2fx  %d cells\n",
+		       k, exp(a[k] / n[k]), mn[k], mx[k], exp(b[k] / n[k]), n[k]
+}' "$csv" | sort -k2,2n -k3,3
+
+echo
+echo "== scaling: best algo, threads pinned one per CPU, own stripes (GB/s of data, aggregate) =="
+awk -F, 'NR > 1 && $1 ~ /^scaling-/ {
+	op = substr($1, 9); cell = sprintf("%-6s k=%2d m=%d %5dK %-4s", op, $2, $3, $5 / 1024, $6)
+	t = $4 + 0; v[cell, t] = $9; if (t > nt) nt = t; cells[cell] = 1
+} END {
+	for (c in cells) {
+		line = c
+		for (t = 1; t <= nt; t++)
+			if ((c, t) in v)
+				line = line sprintf("  %dT %7.2f (%.2fx)", t, v[c, t], v[c, t] / v[c, 1])
+		print line
+	}
+}' "$csv" | sort
+
+echo
 echo "== issue #4 targets (geomean over the cells named; each also shown min) =="
 awk -F, 'NR > 1 {
 	cell = $1 "," $2 "," $3 "," $4 "," $5 "," $6

@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# How the CPU provider computes (Documentation/admin-guide/ecdma.rst,
+# "Fast paths and stores"):
+#  - pq_path / xor_path: lib/raid6 and xor_blocks() or ecdma's GF algo for
+#    exact RAID-6 P+Q and XOR; "auto" takes the faster as measured at load.
+#    raid6test (async_tx, exact P+Q on 4 KiB pages) must pass with either,
+#    and the counters must show the chosen code ran and the other did not.
+#  - nt_threshold: blocks at least this big are written with non-temporal
+#    stores by the SIMD algos; dmatest with 64 KiB buffers must pass, with
+#    nt_bytes moving only when the threshold allows it.
+# dmatest must come before anything loads async_tx (tests.list).
+. /ecdma/lib.sh
+
+modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+D=$ECDMA_DEV
+
+# --- calibration at load, and "auto" -----------------------------------
+dmesg | grep -E 'ecdma: P\+Q (lib|gf): raid6 .* MB/s, gf .* MB/s; XOR (lib|gf)' |
+	sed 's/^/# /'
+dmesg | grep -q -E 'ecdma: P\+Q (lib|gf): raid6 .* MB/s' &&
+	ktap_ok calibration_logged || ktap_fail calibration_logged
+for p in pq xor; do
+	v=$(cat $D/${p}_path) a=$(cat $D/${p}_path_active)
+	[ "$v" = "[auto] lib gf" ] && { [ "$a" = lib ] || [ "$a" = gf ]; } &&
+		ktap_ok "${p}_path_default_auto # $a" ||
+		ktap_fail "${p}_path_default_auto # '$v' '$a'"
+done
+cal=/sys/kernel/debug/ecdma/calibration
+grep -q -E '^pq lib [0-9]+ gf [0-9]+$' $cal && grep -q -E '^xor lib [0-9]+ gf [0-9]+$' $cal &&
+	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
+sed 's/^/# /' $cal
+# auto follows the measurement: lib exactly when lib measured >= gf
+for p in pq xor; do
+	set -- $(grep "^$p lib" $cal)
+	[ "$3" -ge "$5" ] && want=lib || want=gf
+	[ "$(cat $D/${p}_path_active)" = "$want" ] &&
+		ktap_ok "${p}_auto_follows_calibration # $want" ||
+		ktap_fail "${p}_auto_follows_calibration # want $want"
+done
+
+# --- bad values change nothing --------------------------------------------
+for p in pq_path xor_path; do
+	before=$(cat $D/$p)
+	bad=0
+	for v in "" bogus LIB "lib gf" 1; do
+		echo "$v" >$D/$p 2>/dev/null && bad=$((bad + 1))
+	done
+	[ "$bad" = 0 ] && [ "$(cat $D/$p)" = "$before" ] &&
+		ktap_ok "${p}_rejects_bad_values" ||
+		ktap_fail "${p}_rejects_bad_values # $bad accepted"
+done
+before=$(cat $D/nt_threshold)
+bad=0
+for v in -1 abc 1073741825 ""; do
+	echo "$v" >$D/nt_threshold 2>/dev/null && bad=$((bad + 1))
+done
+[ "$bad" = 0 ] && [ "$(cat $D/nt_threshold)" = "$before" ] && [ "$before" = 65536 ] &&
+	ktap_ok "nt_threshold_default_and_rejects_bad_values" ||
+	ktap_fail "nt_threshold_default_and_rejects_bad_values # $bad accepted, $before"
+for p in pq_path_active xor_path_active; do
+	( echo gf >$D/$p ) 2>/dev/null && ktap_fail "${p}_read_only" || ktap_ok "${p}_read_only"
+done
+
+# --- nt_threshold, through dmatest on one channel ---------------------------
+algo=$(cat $D/algo_active)
+# nt_case <tag> <threshold> <bufsize>: 64 KiB pq/xor with dmatest (GF path:
+# dmatest's P+Q coefficients are all 1, not RAID-6's)
+nt_case() {
+	echo "$2" >$D/nt_threshold
+	echo gf >$D/xor_path
+	b=$(ecdma_stat nt_bytes) g=$(ecdma_stat gf_bytes)
+	dmesg -c >/dev/null
+	modprobe dmatest iterations=20 xor_sources=6 pq_sources=6 norandom=1 \
+		test_buf_size="$3" device=ecdma max_channels=1 timeout=60000 \
+		threads_per_chan=1 || { ktap_fail "${1}_dmatest_load"; return; }
+	echo 1 >/sys/module/dmatest/parameters/run
+	cat /sys/module/dmatest/parameters/wait >/dev/null
+	modprobe -r dmatest
+	s=$(dmesg | grep -c 'summary .* 0 failures')
+	f=$(dmesg | grep 'summary' | grep -v -c ' 0 failures')
+	[ "$s" -ge 2 ] && [ "$f" = 0 ] && ktap_ok "${1}_dmatest_clean # $s summaries" ||
+		ktap_fail "${1}_dmatest_clean # $s clean, $f failing"
+	dn=$(($(ecdma_stat nt_bytes) - b)) dg=$(($(ecdma_stat gf_bytes) - g))
+	ktap_diag "$1: threshold $2, block $3, algo $algo: gf_bytes +$dg nt_bytes +$dn"
+	if [ "$2" != 0 ] && [ "$3" -ge "$2" ] && [ "$algo" != generic ]; then
+		[ "$dn" -gt 0 ] && [ "$dn" -le "$dg" ] && ktap_ok "${1}_nt_used" ||
+			ktap_fail "${1}_nt_used"
+	else
+		# below the threshold, off, or the generic algo (no SIMD stores)
+		[ "$dg" -gt 0 ] && [ "$dn" = 0 ] && ktap_ok "${1}_nt_not_used" ||
+			ktap_fail "${1}_nt_not_used"
+	fi
+}
+nt_case nt_64k 65536 65536
+nt_case nt_below 65536 32768
+nt_case nt_off 0 65536
+echo 65536 >$D/nt_threshold
+echo auto >$D/xor_path
+
+# --- pq_path / xor_path, through raid6test ----------------------------------
+modprobe async_raid6_recov || { ktap_fail load_async_raid6_recov; ktap_exit; }
+# path_case <pq> <xor>: raid6test passes; the chosen code ran, the other not
+path_case() {
+	echo "$1" >$D/pq_path
+	echo "$2" >$D/xor_path
+	[ "$(cat $D/pq_path_active)" = "$1" ] && [ "$(cat $D/xor_path_active)" = "$2" ] ||
+		ktap_fail "path_${1}_${2}_active"
+	fp=$(ecdma_stat fast_pq_bytes) fx=$(ecdma_stat fast_xor_bytes)
+	g=$(ecdma_stat gf_bytes) bp=$(ecdma_ops pq)
+	dmesg -c >/dev/null
+	modprobe raid6test
+	dmesg >/tmp/r6.log
+	modprobe -r raid6test
+	grep -q 'raid6test: complete (2429 tests, 0 failures)' /tmp/r6.log &&
+		[ "$(grep -c -E 'validation failure|timeout' /tmp/r6.log)" = 0 ] &&
+		ktap_ok "path_${1}_${2}_raid6test_passes" ||
+		ktap_fail "path_${1}_${2}_raid6test_passes"
+	dfp=$(($(ecdma_stat fast_pq_bytes) - fp)) dfx=$(($(ecdma_stat fast_xor_bytes) - fx))
+	dg=$(($(ecdma_stat gf_bytes) - g)) dpq=$(($(ecdma_ops pq) - bp))
+	ktap_diag "pq_path $1 xor_path $2: pq ops +$dpq fast_pq_bytes +$dfp fast_xor_bytes +$dfx gf_bytes +$dg"
+	ok=1
+	[ "$dpq" -gt 0 ] && [ "$dg" -gt 0 ] || ok=0
+	if [ "$1" = lib ]; then [ "$dfp" -gt 0 ] || ok=0; else [ "$dfp" = 0 ] || ok=0; fi
+	if [ "$2" = lib ]; then [ "$dfx" -gt 0 ] || ok=0; else [ "$dfx" = 0 ] || ok=0; fi
+	[ "$ok" = 1 ] && ktap_ok "path_${1}_${2}_counters" ||
+		ktap_fail "path_${1}_${2}_counters"
+}
+path_case lib lib
+path_case gf gf
+path_case lib gf
+echo auto >$D/pq_path
+echo auto >$D/xor_path
+modprobe -r async_raid6_recov
+modprobe -r ecdma
+ktap_exit
