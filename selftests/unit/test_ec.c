@@ -369,6 +369,22 @@ static void sge_set(struct ecdma_ec_sge *s, const u8 *p, size_t len)
 }
 
 /* Execute with a random small budget per call (or all at once). */
+/* @wr: an @op request on @nd data SGEs @ds and @nc code SGEs @cs, in @mem */
+static void wr_init(struct ecdma_ec_wr *wr, struct ecdma_ec_mem *mem,
+		    enum ecdma_ec_opcode op, struct ecdma_ec_sge *ds, int nd,
+		    struct ecdma_ec_sge *cs, int nc, size_t len)
+{
+	memset(mem, 0, sizeof(*mem));
+	mem->data_blocks = ds;
+	mem->num_data_sge = nd;
+	mem->code_blocks = cs;
+	mem->num_code_sge = nc;
+	mem->block_size = (int)len;
+	memset(wr, 0, sizeof(*wr));
+	wr->opcode = op;
+	wr->mem = mem;
+}
+
 static int run_wr(struct tcalc *c, struct ecdma_ec_wr *wr, bool chunked)
 {
 	long budget;
@@ -688,16 +704,9 @@ static int one_encode(const struct enc_opts *o, bool check_isal)
 			free(cp[i]);
 	}
 
-	memset(&mem, 0, sizeof(mem));
-	mem.data_blocks = ds;
-	mem.num_data_sge = nin;
-	mem.code_blocks = cs;
-	mem.num_code_sge = nout;
-	mem.block_size = (int)len;
-	memset(&wr, 0, sizeof(wr));
-	wr.opcode = ECDMA_EC_OP_ENCODE;
+	wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, nin, cs,
+		nout, len);
 	wr.flags = o->acc ? ECDMA_EC_WR_ACCUMULATE : 0;
-	wr.mem = &mem;
 	wr.matrix = wmat;
 	wr.result = 0xdead;
 	if (ecdma_ec_validate_wr(&t_caps, k, m, &wr))
@@ -955,15 +964,8 @@ static int one_update(bool per_wr, bool chunked)
 		sge_set(&ds[nd++], data[i], len);
 		sge_set(&ds[nd++], newd[i], len);
 	}
-	memset(&mem, 0, sizeof(mem));
-	mem.data_blocks = ds;
-	mem.num_data_sge = nd;
-	mem.code_blocks = cs;
-	mem.num_code_sge = uc;
-	mem.block_size = (int)len;
-	memset(&wr, 0, sizeof(wr));
-	wr.opcode = ECDMA_EC_OP_UPDATE;
-	wr.mem = &mem;
+	wr_init(&wr, &mem, ECDMA_EC_OP_UPDATE, ds, nd, cs,
+		uc, len);
 	wr.data_updates = du;
 	wr.code_updates = cu;
 	wr.matrix = wmat;
@@ -1262,16 +1264,9 @@ static unsigned int xor_loop(int iters)
 		}
 		ref_product(len, nin, 1, ones, cp, &ref, acc);
 		sge_set(&cs[0], out, len);
-		memset(&mem, 0, sizeof(mem));
-		mem.data_blocks = ds;
-		mem.num_data_sge = nin;
-		mem.code_blocks = cs;
-		mem.num_code_sge = 1;
-		mem.block_size = (int)len;
-		memset(&wr, 0, sizeof(wr));
-		wr.opcode = ECDMA_EC_OP_ENCODE;
+		wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, nin, cs,
+			1, len);
 		wr.flags = acc ? ECDMA_EC_WR_ACCUMULATE : 0;
-		wr.mem = &mem;
 		wr.matrix = ones;
 		bad += ecdma_ec_validate_wr(&t_caps, 20, 1, &wr) != 0;
 		bad += run_wr(&tc, &wr, test_rnd(2)) != 0;
@@ -1360,15 +1355,8 @@ static void test_policy(void)
 			sge_set(&cs[j], c[j].p, len);
 		}
 		ref_product(len, 4, 2, tc.matrix, cp, ref, false);
-		memset(&mem, 0, sizeof(mem));
-		mem.data_blocks = ds;
-		mem.num_data_sge = 4;
-		mem.code_blocks = cs;
-		mem.num_code_sge = 2;
-		mem.block_size = (int)len;
-		memset(&wr, 0, sizeof(wr));
-		wr.opcode = ECDMA_EC_OP_ENCODE;
-		wr.mem = &mem;
+		wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, 4, cs,
+			2, len);
 		before = hk.nt_calls;
 		bad += run_wr(&tc, &wr, test_rnd(2)) != 0;
 		for (j = 0; j < 2; j++)
@@ -1446,15 +1434,8 @@ static void test_fpu_sections(void)
 			sge_set(&cs[i], c[i].p, len);
 		}
 		ref_product(len, 8, 3, tc.matrix, in, ref, false);
-		memset(&mem, 0, sizeof(mem));
-		mem.data_blocks = ds;
-		mem.num_data_sge = 8;
-		mem.code_blocks = cs;
-		mem.num_code_sge = 3;
-		mem.block_size = (int)len;
-		memset(&wr, 0, sizeof(wr));
-		wr.opcode = ECDMA_EC_OP_ENCODE;
-		wr.mem = &mem;
+		wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, 8, cs,
+			3, len);
 		bad += run_wr(&tc, &wr, test_rnd(2)) != 0;
 		for (i = 0; i < 3; i++) {
 			bad += !!memcmp(c[i].p, ref[i], len);
