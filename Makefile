@@ -8,7 +8,8 @@
 #   make check           everything: deps, static checks, unit tests, VM tests
 #   make soak            long reliability soak (SOAK_MINUTES, default 10)
 #   make demo            boot a stock kernel, load ecdma, md RAID6 + fio
-#   make bench           userspace GF kernel benchmark vs ISA-L and lib/raid6
+#   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), and
+#                        the kernel engine's scaling over the VM's CPUs
 #   make install         install the module for the running kernel
 
 TOP := $(CURDIR)
@@ -72,10 +73,12 @@ demo:
 	tools/testing/demo.sh
 
 # Userspace benchmark of the GF kernels next to ISA-L, lib/raid6 and the
-# xor templates (results and plots in build/bench/).
+# xor templates, then the kernel engine over the VM's CPUs (results and
+# plots in build/bench/).
 bench:
 	tools/testing/deps.sh --quiet
 	$(MAKE) -C tools/bench
+	tools/bench/vm-scaling.sh 6.12
 
 soak:
 	tools/testing/soak.sh $(if $(SOAK_MINUTES),--minutes $(SOAK_MINUTES))

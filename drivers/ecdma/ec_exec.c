@@ -801,7 +801,7 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	const struct ecdma_gf_algo *algo = x->algo;
 	struct xc_plan *p = &x->p;
 	u64 bytes = (u64)n * (p->nin + p->nout);
-	unsigned int flags = acc ? ECDMA_GF_ACC : 0;
+	unsigned int flags = ECDMA_GF_ACC;
 	int i;
 
 	if (algo->fpu) {
@@ -821,10 +821,10 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	 * the cache depends on the whole stream.  Not for VALIDATE scratch,
 	 * which is read back at once.
 	 */
-	if (algo->fpu && real && x->pol.nt_min && p->len >= x->pol.nt_min) {
-		flags |= ECDMA_GF_NT;
+	if (!acc)
+		flags = ecdma_gf_flags(p->len, false, real ? x->pol.nt_min : 0);
+	if (algo->fpu && (flags & ECDMA_GF_NT))
 		x->st.nt_bytes += bytes;
-	}
 	for (i = 0; i < p->nin; i++)
 		x->pin[i] = x->in[i] + ioff;
 	for (i = 0; i < p->nout; i++)

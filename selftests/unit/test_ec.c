@@ -1364,6 +1364,18 @@ static void test_policy(void)
 		bad += (hk.nt_calls > before) != want;
 		bad += (ecdma_ec_exec_stats(tc.x)->nt_bytes ==
 			(u64)len * 6) != want;
+		/* accumulating: the outputs were just read, never NT */
+		before = hk.nt_calls;
+		wr.flags = ECDMA_EC_WR_ACCUMULATE;
+		bad += run_wr(&tc, &wr, false) != 0;
+		bad += hk.nt_calls != before;
+		for (j = 0; j < 2; j++)
+			bad += outs[j][0] || memcmp(outs[j], outs[j] + 1,
+						    len - 1);
+		wr.flags = 0;
+		/* that zeroed the code blocks: put the right ones back */
+		for (j = 0; j < 2; j++)
+			memcpy(outs[j], ref[j], len);
 		/* VALIDATE computes into scratch: never NT */
 		before = hk.nt_calls;
 		wr.opcode = ECDMA_EC_OP_VALIDATE;
