@@ -30,11 +30,11 @@
 /* enum ecdma_ec_stat, ecdma_ec_calc_stats() */
 #include "../../drivers/ecdma/ec_priv.h"
 
+#include "ecdma_ktest.h"
+
 #define B_MAXB	(ECDMA_EC_MAX_K + ECDMA_EC_MAX_M)
 
 static struct ecdma_ec_provider *b_prov;
-static int b_num, b_fail;
-static u8 b_exp[512], b_log[256];
 
 #define B_CHECK(cond) do {						\
 		if (!(cond)) {						\
@@ -43,49 +43,6 @@ static u8 b_exp[512], b_log[256];
 			bad++;						\
 		}							\
 	} while (0)
-
-static void b_result(bool ok, const char *name)
-{
-	b_num++;
-	if (!ok)
-		b_fail++;
-	pr_info("%s %d %s\n", ok ? "ok" : "not ok", b_num, name);
-}
-
-static void b_gf_init(void)
-{
-	int i, x = 1;
-
-	for (i = 0; i < 255; i++) {
-		b_exp[i] = x;
-		b_exp[i + 255] = x;
-		b_log[x] = i;
-		x <<= 1;
-		if (x & 0x100)
-			x ^= 0x11d;
-	}
-}
-
-static u8 b_mul(u8 a, u8 b)
-{
-	return a && b ? b_exp[b_log[a] + b_log[b]] : 0;
-}
-
-/* out[j] = sum_i coef[i * nout + j] * in[i] */
-static void b_ref(int len, int nin, int nout, const u8 *coef, u8 **in,
-		  u8 **out)
-{
-	int i, j, b;
-
-	for (j = 0; j < nout; j++)
-		for (b = 0; b < len; b++) {
-			u8 v = 0;
-
-			for (i = 0; i < nin; i++)
-				v ^= b_mul(coef[i * nout + j], in[i][b]);
-			out[j][b] = v;
-		}
-}
 
 /**
  * struct b_bufs - blocks for one test
@@ -130,8 +87,7 @@ static struct b_bufs *b_alloc(int n, int bs, int off)
 	for (i = 0; i < n; i++) {
 		b->blk[i] = b->mem + i * stride + off;
 		get_random_bytes(b->blk[i], bs);
-		b->sge[i].addr = (uintptr_t)b->blk[i];
-		b->sge[i].length = bs;
+		ktest_sge(&b->sge[i], b->blk[i], bs);
 	}
 	return b;
 }
@@ -163,12 +119,9 @@ static int b_still_works(struct ecdma_ec_calc *calc)
 		bad++;
 		goto out;
 	}
-	b_ref(333, k, m, ecdma_ec_calc_matrix(calc), b->blk, ref->blk);
-	mem.data_blocks = b->sge;
-	mem.num_data_sge = k;
-	mem.code_blocks = b->sge + k;
-	mem.num_code_sge = m;
-	mem.block_size = 333;
+	ktest_ref(333, k, m, ecdma_ec_calc_matrix(calc), b->blk, ref->blk,
+		  false);
+	ktest_mem(&mem, b->sge, k, b->sge + k, m, 333);
 	B_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (j = 0; j < m; j++)
 		B_CHECK(!memcmp(b->blk[k + j], ref->blk[j], 333));
@@ -235,7 +188,7 @@ static void test_bad_attrs(void)
 	a.w = 8;
 	a.max_inflight = 1;
 	a.affinity_hint = -1;
-	a.encode_matrix = b_exp;
+	a.encode_matrix = ktest_exp;
 	B_CHECK(PTR_ERR(ecdma_ec_alloc_calc(b_prov, &a)) == -EINVAL);
 	a.matrix_type = -1;
 	a.encode_matrix = NULL;
@@ -258,7 +211,7 @@ static void test_bad_attrs(void)
 		bad += b_still_works(c);
 		ecdma_ec_dealloc_calc(c);
 	}
-	b_result(!bad, "bad_attrs_einval");
+	ktest_result(!bad, "bad_attrs_einval");
 }
 
 static void test_bad_layouts(void)
@@ -285,11 +238,7 @@ static void test_bad_layouts(void)
 		c[i] = b->sge[K + 8 + i];
 	memcpy(d0, d, sizeof(d));
 	memcpy(c0, c, sizeof(c));
-	mem0.data_blocks = d;
-	mem0.num_data_sge = K;
-	mem0.code_blocks = c;
-	mem0.num_code_sge = M;
-	mem0.block_size = BS;
+	ktest_mem(&mem0, d, K, c, M, BS);
 	memset(&wr0, 0, sizeof(wr0));
 	wr0.opcode = ECDMA_EC_OP_ENCODE;
 	wr0.mem = &mem;
@@ -402,7 +351,7 @@ out:
 	b_free(b);
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
-	b_result(!bad, "bad_layouts_einval_state_unchanged");
+	ktest_result(!bad, "bad_layouts_einval_state_unchanged");
 }
 
 /*
@@ -421,7 +370,7 @@ static void test_singular_user_matrix(void)
 
 	mat = kmalloc(K * M + K + M, GFP_KERNEL);
 	if (!mat) {
-		b_result(false, "singular_user_matrix_decode_fails_cleanly");
+		ktest_result(false, "singular_user_matrix_decode_fails_cleanly");
 		return;
 	}
 	era = mat + K * M;
@@ -443,11 +392,7 @@ static void test_singular_user_matrix(void)
 	era[3] = 1;
 	era[70] = 1;
 	memcpy(copy, b->blk[3], BS);
-	mem.data_blocks = b->sge;
-	mem.num_data_sge = K;
-	mem.code_blocks = b->sge + K;
-	mem.num_code_sge = M;
-	mem.block_size = BS;
+	ktest_mem(&mem, b->sge, K, b->sge + K, M, BS);
 	B_CHECK(ecdma_ec_decode_sync(calc, &mem, era, NULL) == -EINVAL);
 	B_CHECK(!memcmp(copy, b->blk[3], BS));
 	B_CHECK(b_stat(calc, ECDMA_EC_STAT_ERRORS) == 1);
@@ -461,7 +406,7 @@ out:
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
 	kfree(mat);
-	b_result(!bad, "singular_user_matrix_decode_fails_cleanly");
+	ktest_result(!bad, "singular_user_matrix_decode_fails_cleanly");
 }
 
 /* Unaligned addresses and odd sizes are accepted and exact. */
@@ -475,7 +420,7 @@ static void test_unaligned(void)
 
 	calc = b_calc(7, 3, false, 4, -1, ECDMA_EC_MATRIX_CAUCHY, NULL);
 	if (IS_ERR(calc)) {
-		b_result(false, "unaligned_odd_sizes_exact");
+		ktest_result(false, "unaligned_odd_sizes_exact");
 		return;
 	}
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -485,13 +430,9 @@ static void test_unaligned(void)
 		if (!b || !ref) {
 			bad++;
 		} else {
-			b_ref(sizes[i], 7, 3, ecdma_ec_calc_matrix(calc),
-			      b->blk, ref->blk);
-			mem.data_blocks = b->sge;
-			mem.num_data_sge = 7;
-			mem.code_blocks = b->sge + 7;
-			mem.num_code_sge = 3;
-			mem.block_size = sizes[i];
+			ktest_ref(sizes[i], 7, 3, ecdma_ec_calc_matrix(calc),
+				  b->blk, ref->blk, false);
+			ktest_mem(&mem, b->sge, 7, b->sge + 7, 3, sizes[i]);
 			B_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 			for (j = 0; j < 3; j++)
 				B_CHECK(!memcmp(b->blk[7 + j], ref->blk[j],
@@ -501,7 +442,7 @@ static void test_unaligned(void)
 		b_free(ref);
 	}
 	ecdma_ec_dealloc_calc(calc);
-	b_result(!bad, "unaligned_odd_sizes_exact");
+	ktest_result(!bad, "unaligned_odd_sizes_exact");
 }
 
 static void b_nop_done(struct ecdma_ec_wr *wr)
@@ -528,7 +469,7 @@ static void test_overflow_callback(void)
 	put_cpu();
 	calc = b_calc(2, 1, false, MAXI, cpu, ECDMA_EC_MATRIX_CAUCHY, NULL);
 	if (IS_ERR(calc)) {
-		b_result(false, "overflow_callback_calc");
+		ktest_result(false, "overflow_callback_calc");
 		return;
 	}
 	memset(w, 0, sizeof(w));
@@ -563,28 +504,23 @@ static void test_overflow_callback(void)
 	B_CHECK(atomic_read(&done) == MAXI + 1);
 	bad += b_still_works(calc);
 	ecdma_ec_dealloc_calc(calc);
-	b_result(!bad, "overflow_callback_calc");
+	ktest_result(!bad, "overflow_callback_calc");
 }
 
 static int __init ecdma_badinput_init(void)
 {
-	b_gf_init();
+	ktest_gf_init();
 	pr_info("KTAP version 1\n");
 	b_prov = ecdma_ec_provider_get("cpu");
-	if (IS_ERR(b_prov)) {
-		pr_info("not ok 1 provider_get\n");
-		pr_info("0 passed, 1 failed\n");
-		return -EINVAL;
-	}
+	if (IS_ERR(b_prov))
+		return ktest_abort("provider_get");
 	test_bad_attrs();
 	test_bad_layouts();
 	test_singular_user_matrix();
 	test_unaligned();
 	test_overflow_callback();
 	ecdma_ec_provider_put(b_prov);
-	pr_info("1..%d\n", b_num);
-	pr_info("%d passed, %d failed\n", b_num - b_fail, b_fail);
-	return b_fail ? -EINVAL : 0;
+	return ktest_summary();
 }
 
 static void __exit ecdma_badinput_exit(void)

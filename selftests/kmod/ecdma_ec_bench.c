@@ -10,9 +10,10 @@
  * efficiency against n times the one-thread rate), "# engine ..." (WRs run
  * by the workers and inline) and "ok N scaling_threads_N".  A point fails
  * on a failed post or completion, no completion, or a wrong last stripe:
- * sampled bytes against a bitwise GF(2^8) reference, VALIDATE clean, and
- * VALIDATE flagging the code blocks a flipped data byte enters.  The load
- * fails (-EINVAL) when a point failed.
+ * sampled bytes against a GF(2^8) reference with its own tables
+ * (ecdma_ktest.h), VALIDATE clean, and VALIDATE flagging the code blocks
+ * a flipped data byte enters.  The load fails (-EINVAL) when a point
+ * failed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,6 +36,8 @@
 #include <ecdma/ec.h>
 /* enum ecdma_ec_stat, ecdma_ec_calc_stats() */
 #include "../../drivers/ecdma/ec_priv.h"
+
+#include "ecdma_ktest.h"
 
 #define B_MAX_THREADS	8
 #define B_MAX_DEPTH	256
@@ -84,32 +87,10 @@ struct b_thread {
 static DECLARE_COMPLETION(b_go);
 static ktime_t b_deadline;
 static int b_cpus[B_MAX_THREADS];
-static int t_num, t_fail;
-
-/* reference GF(2^8) multiply, polynomial 0x11d, bit by bit */
-static u8 b_mul(u8 a, u8 b)
-{
-	u8 r = 0;
-
-	for (; b; b >>= 1) {
-		if (b & 1)
-			r ^= a;
-		a = (a << 1) ^ (a & 0x80 ? 0x1d : 0);
-	}
-	return r;
-}
 
 static u8 *b_blk(struct b_thread *t, int i)
 {
 	return t->buf + (size_t)i * bblock;
-}
-
-static void t_result(bool ok, const char *name)
-{
-	t_num++;
-	if (!ok)
-		t_fail++;
-	pr_info("%s %d %s\n", ok ? "ok" : "not ok", t_num, name);
 }
 
 /* ->done: atomic context, in order per calc */
@@ -147,7 +128,7 @@ static void b_check(struct b_thread *t)
 			u8 v = 0;
 
 			for (i = 0; i < bk; i++)
-				v ^= b_mul(mat[i * bm + j], b_blk(t, i)[b]);
+				v ^= ktest_mul(mat[i * bm + j], b_blk(t, i)[b]);
 			if (v != b_blk(t, bk + j)[b])
 				t->ref_ok = false;
 		}
@@ -225,13 +206,9 @@ static int b_setup(struct ecdma_ec_provider *prov, struct b_thread *t,
 	if (!t->sge || !t->wrs || !t->buf)
 		return -ENOMEM;
 	get_random_bytes(t->buf, (size_t)(bk + bm) * bblock);
-	for (i = 0; i < bk + bm; i++) {
-		t->sge[i].addr = (uintptr_t)b_blk(t, i);
-		t->sge[i].length = bblock;
-	}
-	t->mem = (struct ecdma_ec_mem){ .data_blocks = t->sge,
-		.num_data_sge = bk, .code_blocks = t->sge + bk,
-		.num_code_sge = bm, .block_size = bblock };
+	for (i = 0; i < bk + bm; i++)
+		ktest_sge(&t->sge[i], b_blk(t, i), bblock);
+	ktest_mem(&t->mem, t->sge, bk, t->sge + bk, bm, bblock);
 	t->calc = ecdma_ec_alloc_calc(prov, &a);
 	if (IS_ERR(t->calc)) {
 		ret = PTR_ERR(t->calc);
@@ -350,7 +327,7 @@ static void b_point(struct ecdma_ec_provider *prov, int n, u64 *base)
 out:
 	if (!ok && n == 1)
 		*base = 0;
-	t_result(ok, name);
+	ktest_result(ok, name);
 }
 
 static bool b_params_ok(struct ecdma_ec_provider *prov)
@@ -378,24 +355,23 @@ static int __init ecdma_ec_bench_init(void)
 			break;
 		b_cpus[ncpu++] = cpu;
 	}
+	ktest_gf_init();
 	pr_info("KTAP version 1\n");
 	pr_info("# ms=%u k=%d m=%d block=%d depth=%u cpus=%d\n", ms, bk, bm,
 		bblock, depth, ncpu);
 	prov = ecdma_ec_provider_get("cpu");
 	if (IS_ERR(prov)) {
-		t_result(false, "provider_get");
+		ktest_result(false, "provider_get");
 		goto out;
 	}
 	if (!b_params_ok(prov))
-		t_result(false, "params_supported");
+		ktest_result(false, "params_supported");
 	else
 		for (n = 1; n <= ncpu; n++)
 			b_point(prov, n, &base);
 	ecdma_ec_provider_put(prov);
 out:
-	pr_info("1..%d\n", t_num);
-	pr_info("%d passed, %d failed\n", t_num - t_fail, t_fail);
-	return t_fail ? -EINVAL : 0;
+	return ktest_summary();
 }
 
 static void __exit ecdma_ec_bench_exit(void)

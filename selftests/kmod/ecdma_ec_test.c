@@ -44,11 +44,12 @@
 /* enum ecdma_ec_stat, ecdma_ec_calc_stats() */
 #include "../../drivers/ecdma/ec_priv.h"
 
+#include "ecdma_ktest.h"
+
 #define T_MAXB		(ECDMA_EC_MAX_K + ECDMA_EC_MAX_M)
 #define T_TIMEOUT	(60 * HZ)
 
 static struct rnd_state t_rnd;
-static int t_num, t_pass, t_fail;
 
 static u32 t_rand(u32 n)
 {
@@ -65,16 +66,6 @@ static void t_fill(void *buf, size_t len)
 	prandom_bytes_state(&t_rnd, buf, len);
 }
 
-static void t_result(bool ok, const char *name)
-{
-	t_num++;
-	if (ok)
-		t_pass++;
-	else
-		t_fail++;
-	pr_info("%s %d %s\n", ok ? "ok" : "not ok", t_num, name);
-}
-
 #define T_CHECK(cond) do {						\
 		if (!(cond)) {						\
 			pr_info("# %s:%d: failed: %s\n", __func__,	\
@@ -82,50 +73,6 @@ static void t_result(bool ok, const char *name)
 			bad++;						\
 		}							\
 	} while (0)
-
-/* ---------------------------------------------------------------------- */
-/* Reference arithmetic (own tables, not ecdma's)                         */
-/* ---------------------------------------------------------------------- */
-
-static u8 t_exp[512], t_log[256];
-
-static void t_gf_init(void)
-{
-	unsigned int x = 1, i;
-
-	for (i = 0; i < 255; i++) {
-		t_exp[i] = x;
-		t_exp[i + 255] = x;
-		t_log[x] = i;
-		x <<= 1;
-		if (x & 0x100)
-			x ^= 0x11d;
-	}
-}
-
-static u8 t_mul(u8 a, u8 b)
-{
-	return a && b ? t_exp[t_log[a] + t_log[b]] : 0;
-}
-
-/* out[j] = (acc ? out[j] : 0) ^ sum_i coef[i * nout + j] * in[i] */
-static void t_ref(size_t len, int nin, int nout, const u8 *coef,
-		  u8 *const *in, u8 *const *out, bool acc)
-{
-	u8 v[ECDMA_EC_MAX_M];
-	size_t b;
-	int i, j;
-
-	for (b = 0; b < len; b++) {
-		for (j = 0; j < nout; j++) {
-			v[j] = acc ? out[j][b] : 0;
-			for (i = 0; i < nin; i++)
-				v[j] ^= t_mul(coef[i * nout + j], in[i][b]);
-		}
-		for (j = 0; j < nout; j++)
-			out[j][b] = v[j];
-	}
-}
 
 /* ---------------------------------------------------------------------- */
 /* Buffers                                                                */
@@ -172,28 +119,9 @@ static struct t_buf *t_buf_alloc(int n, size_t len, bool aligned)
 		t->b[i] = t->arena + i * stride +
 			  (aligned ? 0 : t_range(1, 63));
 		t_fill(t->b[i], len);
-		t->sge[i].addr = (u64)(unsigned long)t->b[i];
-		t->sge[i].length = len;
-		t->sge[i].lkey = 0;
+		ktest_sge(&t->sge[i], t->b[i], len);
 	}
 	return t;
-}
-
-static void t_sge(struct ecdma_ec_sge *s, const u8 *p, size_t len)
-{
-	s->addr = (u64)(unsigned long)p;
-	s->length = len;
-	s->lkey = 0;
-}
-
-static void t_mem(struct ecdma_ec_mem *mem, struct ecdma_ec_sge *d, int nd,
-		  struct ecdma_ec_sge *c, int nc, size_t len)
-{
-	mem->data_blocks = d;
-	mem->num_data_sge = nd;
-	mem->code_blocks = c;
-	mem->num_code_sge = nc;
-	mem->block_size = len;
 }
 
 static size_t t_len(void)
@@ -314,7 +242,7 @@ static void test_provider(void)
 	p = ecdma_ec_provider_get("no-such-provider");
 	T_CHECK(PTR_ERR(p) == -ENODEV);
 	T_CHECK(ecdma_ec_query_caps(NULL, &caps) == -EINVAL);
-	t_result(!bad, "provider_get_and_caps");
+	ktest_result(!bad, "provider_get_and_caps");
 }
 
 /*
@@ -354,7 +282,7 @@ static int t_one_encode(enum ecdma_ec_matrix_type type, int kmax, int mode,
 		if (nout == 2 && nin >= 2 && !t_rand(2)) {
 			u8 q = 1;
 
-			for (i = 0; i < nin; i++, q = t_mul(q, 2)) {
+			for (i = 0; i < nin; i++, q = ktest_mul(q, 2)) {
 				wm[2 * i] = 1;
 				wm[2 * i + 1] = q;
 			}
@@ -370,7 +298,7 @@ static int t_one_encode(enum ecdma_ec_matrix_type type, int kmax, int mode,
 	}
 	for (j = 0; j < nout; j++) {
 		cout[j] = inplace && j < nin && t_rand(2) ? d->b[j] : c->b[j];
-		t_sge(&cs[j], cout[j], len);
+		ktest_sge(&cs[j], cout[j], len);
 		memcpy(ref->b[j], cout[j], len);
 	}
 	{
@@ -382,10 +310,10 @@ static int t_one_encode(enum ecdma_ec_matrix_type type, int kmax, int mode,
 		}
 		for (i = 0; i < nin; i++)
 			memcpy(cp->b[i], d->b[i], len);
-		t_ref(len, nin, nout, coef, cp->b, ref->b, acc);
+		ktest_ref(len, nin, nout, coef, cp->b, ref->b, acc);
 		t_buf_free(cp);
 	}
-	t_mem(&mem, d->sge, nin, cs, nout, len);
+	ktest_mem(&mem, d->sge, nin, cs, nout, len);
 
 	if (mode == 1 && !per_wr && !acc) {
 		struct t_async a;
@@ -437,7 +365,7 @@ static void test_encode(const char *name, enum ecdma_ec_matrix_type type,
 	for (it = 0; it < iters; it++)
 		bad += !!t_one_encode(type, kmax, it % 3, per_wr, acc,
 				      inplace);
-	t_result(!bad, name);
+	ktest_result(!bad, name);
 }
 
 /* comp-based async encode through the verbs wrapper */
@@ -468,7 +396,7 @@ static void test_verbs_async(void)
 
 	calc = t_calc(8, 4, ECDMA_EC_MATRIX_CAUCHY, false, 8, -1);
 	if (IS_ERR(calc)) {
-		t_result(false, "verbs_async_wrappers");
+		ktest_result(false, "verbs_async_wrappers");
 		return;
 	}
 	e = ecdma_ec_calc_matrix(calc);
@@ -478,10 +406,10 @@ static void test_verbs_async(void)
 		bad++;
 		goto out;
 	}
-	t_ref(len, 8, 4, e, b->b, ref->b + 8, false);
+	ktest_ref(len, 8, 4, e, b->b, ref->b + 8, false);
 	for (i = 0; i < 8; i++)
 		memcpy(ref->b[i], b->b[i], len);
-	t_mem(&mem, b->sge, 8, b->sge + 8, 4, len);
+	ktest_mem(&mem, b->sge, 8, b->sge + 8, 4, len);
 
 	init_completion(&tc.done);
 	tc.comp.done = t_comp_done;
@@ -507,7 +435,7 @@ out:
 	t_buf_free(b);
 	t_buf_free(ref);
 	ecdma_ec_dealloc_calc(calc);
-	t_result(!bad, "verbs_async_wrappers");
+	ktest_result(!bad, "verbs_async_wrappers");
 }
 
 /*
@@ -658,9 +586,9 @@ static void test_encode_send(void)
 		bad++;
 		goto out;
 	}
-	t_ref(len, T_ES_K, T_ES_M, ecdma_ec_calc_matrix(calc), b->b, ref->b,
-	      false);
-	t_mem(&mem, b->sge, T_ES_K, b->sge + T_ES_K, T_ES_M, len);
+	ktest_ref(len, T_ES_K, T_ES_M, ecdma_ec_calc_matrix(calc), b->b, ref->b,
+		  false);
+	ktest_mem(&mem, b->sge, T_ES_K, b->sge + T_ES_K, T_ES_M, len);
 	t_es.len = len;
 	for (i = 0; i < T_ES_K + T_ES_M; i++) {
 		bool code = i >= T_ES_K;
@@ -755,7 +683,7 @@ out:
 	kfree(dev);
 	t_buf_free(b);
 	t_buf_free(ref);
-	t_result(!bad, "encode_send");
+	ktest_result(!bad, "encode_send");
 }
 
 /* DECODE with the calc matrix: erased blocks come back (sync and async). */
@@ -784,7 +712,7 @@ static int t_one_decode(enum ecdma_ec_matrix_type type, int nerr_fixed,
 		bad++;
 		goto out;
 	}
-	t_mem(&mem, b->sge, k, b->sge + k, m, len);
+	ktest_mem(&mem, b->sge, k, b->sge + k, m, len);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (i = 0; i < n; i++)
 		memcpy(orig->b[i], b->b[i], len);
@@ -835,7 +763,7 @@ static void test_decode(const char *name, enum ecdma_ec_matrix_type type,
 
 	for (it = 0; it < iters; it++)
 		bad += !!t_one_decode(type, nerr, it & 1, 30);
-	t_result(!bad, name);
+	ktest_result(!bad, name);
 }
 
 /* RAID-6: k = 8, lose two data blocks */
@@ -854,7 +782,7 @@ static void test_decode_2_erasures(void)
 		bad++;
 		goto out;
 	}
-	t_mem(&mem, b->sge, 8, b->sge + 8, 2, 4096);
+	ktest_mem(&mem, b->sge, 8, b->sge + 8, 2, 4096);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (i = 0; i < 10; i++)
 		memcpy(orig->b[i], b->b[i], 4096);
@@ -870,7 +798,7 @@ out:
 	t_buf_free(orig);
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
-	t_result(!bad, "decode_2_erasures");
+	ktest_result(!bad, "decode_2_erasures");
 }
 
 /* DECODE with a per-WR k x e matrix: the product over the first k survivors */
@@ -910,8 +838,8 @@ static void test_decode_wr_matrix(void)
 		for (i = 0; i < n && ni < k; i++)
 			if (!era[i])
 				in[ni++] = b->b[i];
-		t_ref(len, k, nerr, dm, in, ref->b, false);
-		t_mem(&mem, b->sge, k, b->sge + k, m, len);
+		ktest_ref(len, k, nerr, dm, in, ref->b, false);
+		ktest_mem(&mem, b->sge, k, b->sge + k, m, len);
 		T_CHECK(!ecdma_ec_decode_sync(calc, &mem, era, dm));
 		for (i = 0, no = 0; i < n; i++)
 			if (era[i])
@@ -923,7 +851,7 @@ next:
 		if (!IS_ERR(calc))
 			ecdma_ec_dealloc_calc(calc);
 	}
-	t_result(!bad, "decode_per_wr_matrix");
+	ktest_result(!bad, "decode_per_wr_matrix");
 }
 
 /* UPDATE: new code blocks equal a full encode of the new data. */
@@ -953,7 +881,7 @@ static int t_one_update(bool async, bool inplace)
 		goto out;
 	}
 	e = ecdma_ec_calc_matrix(calc);
-	t_mem(&mem, d->sge, k, c->sge, m, len);
+	ktest_mem(&mem, d->sge, k, c->sge, m, len);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (i = 0; i < k; i++) {
 		du[i] = !t_rand(3);
@@ -971,23 +899,23 @@ static int t_one_update(bool async, bool inplace)
 	}
 	if (!uc)
 		cu[0] = 1;
-	t_ref(len, k, m, e, newd, want->b, false);
+	ktest_ref(len, k, m, e, newd, want->b, false);
 
 	for (j = 0, uc = 0; j < m; j++) {
 		if (!cu[j])
 			continue;
-		t_sge(&ds[n++], c->b[j], len);
+		ktest_sge(&ds[n++], c->b[j], len);
 		cnew[uc] = inplace ? c->b[j] : co->b[j];
-		t_sge(&cs[uc], cnew[uc], len);
+		ktest_sge(&cs[uc], cnew[uc], len);
 		uc++;
 	}
 	for (i = 0; i < k; i++) {
 		if (!du[i])
 			continue;
-		t_sge(&ds[n++], d->b[i], len);
-		t_sge(&ds[n++], nd->b[i], len);
+		ktest_sge(&ds[n++], d->b[i], len);
+		ktest_sge(&ds[n++], nd->b[i], len);
 	}
-	t_mem(&mem, ds, n, cs, uc, len);
+	ktest_mem(&mem, ds, n, cs, uc, len);
 	if (async) {
 		struct t_async a;
 		struct t_wr tw = { .a = &a };
@@ -1024,7 +952,7 @@ static void test_update(void)
 
 	for (it = 0; it < 24; it++)
 		bad += !!t_one_update(it & 1, it & 2);
-	t_result(!bad, "update_sync_async_inplace");
+	ktest_result(!bad, "update_sync_async_inplace");
 }
 
 /* VALIDATE: bits for exactly the corrupted blocks; nothing written. */
@@ -1051,7 +979,7 @@ static void test_validate(void)
 			bad++;
 			goto next;
 		}
-		t_mem(&mem, b->sge, k, b->sge + k, m, len);
+		ktest_mem(&mem, b->sge, k, b->sge + k, m, len);
 		T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 		for (j = 0; j < m; j++) {
 			if (t_rand(3))
@@ -1078,7 +1006,7 @@ next:
 		if (!IS_ERR(calc))
 			ecdma_ec_dealloc_calc(calc);
 	}
-	t_result(!bad, "validate_mismatch_bits_read_only");
+	ktest_result(!bad, "validate_mismatch_bits_read_only");
 }
 
 static void test_copy_nop(void)
@@ -1090,7 +1018,7 @@ static void test_copy_nop(void)
 
 	calc = t_calc(2, 1, ECDMA_EC_MATRIX_CAUCHY, false, 4, -1);
 	if (IS_ERR(calc)) {
-		t_result(false, "copy_memmove_and_nop");
+		ktest_result(false, "copy_memmove_and_nop");
 		return;
 	}
 	for (it = 0; it < 40; it++) {
@@ -1116,9 +1044,9 @@ static void test_copy_nop(void)
 							       len - 1),
 				      0, total - len);
 		memmove(ref + dof, ref + so, len);
-		t_sge(&s[0], buf + so, len);
-		t_sge(&s[1], buf + dof, len);
-		t_mem(&mem, &s[0], 1, &s[1], 1, len);
+		ktest_sge(&s[0], buf + so, len);
+		ktest_sge(&s[1], buf + dof, len);
+		ktest_mem(&mem, &s[0], 1, &s[1], 1, len);
 		T_CHECK(!ecdma_ec_post_sync(calc, &wr));
 		T_CHECK(!memcmp(buf, ref, total));
 		vfree(buf);
@@ -1130,7 +1058,7 @@ static void test_copy_nop(void)
 		T_CHECK(!ecdma_ec_post_sync(calc, &wr));
 	}
 	ecdma_ec_dealloc_calc(calc);
-	t_result(!bad, "copy_memmove_and_nop");
+	ktest_result(!bad, "copy_memmove_and_nop");
 }
 
 /*
@@ -1150,7 +1078,7 @@ static void test_async_order(void)
 
 	calc = t_calc(6, 3, ECDMA_EC_MATRIX_CAUCHY, false, N, -1);
 	if (IS_ERR(calc)) {
-		t_result(false, "async_completion_order");
+		ktest_result(false, "async_completion_order");
 		return;
 	}
 	tw = kcalloc(N, sizeof(*tw), GFP_KERNEL);
@@ -1161,14 +1089,14 @@ static void test_async_order(void)
 		bad++;
 		goto out;
 	}
-	t_ref(len, 6, 3, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
+	ktest_ref(len, 6, 3, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
 	t_async_init(&a);
 	for (i = 0; i < N; i++) {
 		tw[i].a = &a;
 		tw[i].seq = i;
 		tw[i].wr.done = t_done;
 		tw[i].wr.opcode = i % 7 ? ECDMA_EC_OP_ENCODE : ECDMA_EC_OP_NOP;
-		t_mem(&mem[i], b->sge, 6, b->sge + 6 + 3 * i, 3, len);
+		ktest_mem(&mem[i], b->sge, 6, b->sge + 6 + 3 * i, 3, len);
 		tw[i].wr.mem = &mem[i];
 		ret = ecdma_ec_post(calc, &tw[i].wr);
 		T_CHECK(!ret);
@@ -1190,7 +1118,7 @@ out:
 	t_buf_free(ref);
 	kfree(mem);
 	kfree(tw);
-	t_result(!bad, "async_completion_order");
+	ktest_result(!bad, "async_completion_order");
 }
 
 /* Polling calc: ->done only inside ecdma_ec_poll(), in order. */
@@ -1212,7 +1140,7 @@ static void test_polling(void)
 		bad++;
 		goto out;
 	}
-	t_mem(&mem, b->sge, 4, b->sge + 4, 2, 2048);
+	ktest_mem(&mem, b->sge, 4, b->sge + 4, 2, 2048);
 	t_async_init(&a);
 	for (i = 0; i < N; i++) {
 		tw[i].a = &a;
@@ -1257,7 +1185,7 @@ out:
 		ecdma_ec_dealloc_calc(calc);
 	t_buf_free(b);
 	kfree(tw);
-	t_result(!bad, "polling_calc_reaps_in_order");
+	ktest_result(!bad, "polling_calc_reaps_in_order");
 }
 
 /*
@@ -1280,7 +1208,7 @@ static void test_inline_progress(void)
 
 	/* stay on the CPU the calc's worker is bound to */
 	if (!alloc_cpumask_var(&saved, GFP_KERNEL)) {
-		t_result(false, "inline_progress_preempt_and_irqs_off");
+		ktest_result(false, "inline_progress_preempt_and_irqs_off");
 		return;
 	}
 	cpumask_copy(saved, current->cpus_ptr);
@@ -1294,8 +1222,8 @@ static void test_inline_progress(void)
 		bad++;
 		goto out;
 	}
-	t_mem(&mem, b->sge, 10, b->sge + 10, 4, 4096);
-	t_mem(&big, bb->sge, 10, bb->sge + 10, 4, 256 * 1024);
+	ktest_mem(&mem, b->sge, 10, b->sge + 10, 4, 4096);
+	ktest_mem(&big, bb->sge, 10, bb->sge + 10, 4, 256 * 1024);
 	t_async_init(&a);
 	for (i = 0; i <= N; i++) {
 		tw[i].a = &a;
@@ -1336,7 +1264,7 @@ out:
 	t_buf_free(b);
 	t_buf_free(bb);
 	kfree(tw);
-	t_result(!bad, "inline_progress_preempt_and_irqs_off");
+	ktest_result(!bad, "inline_progress_preempt_and_irqs_off");
 }
 
 /* Inline progress from softirq (a timer). */
@@ -1377,7 +1305,7 @@ static void test_softirq_progress(void)
 		bad++;
 		goto out;
 	}
-	t_mem(&mem, b->sge, 5, b->sge + 5, 3, 8192);
+	ktest_mem(&mem, b->sge, 5, b->sge + 5, 3, 8192);
 	t_async_init(&a);
 	tt.calc = calc;
 	tt.a = &a;
@@ -1401,7 +1329,7 @@ out:
 		ecdma_ec_dealloc_calc(calc);
 	t_buf_free(b);
 	kfree(tw);
-	t_result(!bad, "softirq_progress");
+	ktest_result(!bad, "softirq_progress");
 }
 
 /* Work runs on the affinity_hint CPU when no one progresses inline. */
@@ -1423,7 +1351,7 @@ static void test_affinity(void)
 		bad++;
 		goto out;
 	}
-	t_mem(&mem, b->sge, 3, b->sge + 3, 2, 4096);
+	ktest_mem(&mem, b->sge, 3, b->sge + 3, 2, 4096);
 	t_async_init(&a);
 	for (i = 0; i < N; i++) {
 		tw[i].a = &a;
@@ -1442,7 +1370,7 @@ out:
 		ecdma_ec_dealloc_calc(calc);
 	t_buf_free(b);
 	kfree(tw);
-	t_result(!bad, "worker_runs_on_affinity_cpu");
+	ktest_result(!bad, "worker_runs_on_affinity_cpu");
 }
 
 /* Several posting threads and inline progress threads on one calc. */
@@ -1512,7 +1440,7 @@ static void test_stress(void)
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s) {
-		t_result(false, "stress_posters_and_progress");
+		ktest_result(false, "stress_posters_and_progress");
 		return;
 	}
 	s->calc = t_calc(4, 2, ECDMA_EC_MATRIX_VANDERMONDE, false, 64, -1);
@@ -1523,7 +1451,7 @@ static void test_stress(void)
 		bad++;
 		goto out;
 	}
-	t_mem(s->mem, b->sge, 4, b->sge + 4, 2, 1024);
+	ktest_mem(s->mem, b->sge, 4, b->sge + 4, 2, 1024);
 	t_async_init(&s->a);
 	spin_lock_init(&s->lock);
 	s->n = N;
@@ -1574,7 +1502,7 @@ out:
 	kfree(s->mem);
 	kfree(s->tw);
 	kfree(s);
-	t_result(!bad, "stress_posters_and_progress");
+	ktest_result(!bad, "stress_posters_and_progress");
 }
 
 /*
@@ -1600,7 +1528,7 @@ static void test_dealloc_cancel(void)
 			ecdma_ec_dealloc_calc(calc);
 		goto out;
 	}
-	t_mem(&mem, b->sge, 8, b->sge + 8, 4, 512 * 1024);
+	ktest_mem(&mem, b->sge, 8, b->sge + 8, 4, 512 * 1024);
 	t_async_init(&a);
 	for (i = 0; i < N; i++) {
 		tw[i].a = &a;
@@ -1626,7 +1554,7 @@ static void test_dealloc_cancel(void)
 out:
 	t_buf_free(b);
 	kfree(tw);
-	t_result(!bad, "dealloc_cancels_in_order");
+	ktest_result(!bad, "dealloc_cancels_in_order");
 }
 
 /* A calc that still works: one correct encode, checked. */
@@ -1642,8 +1570,8 @@ static int t_still_works(struct ecdma_ec_calc *calc)
 		bad++;
 		goto out;
 	}
-	t_ref(600, k, m, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
-	t_mem(&mem, b->sge, k, b->sge + k, m, 600);
+	ktest_ref(600, k, m, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
+	ktest_mem(&mem, b->sge, k, b->sge + k, m, 600);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (j = 0; j < m; j++)
 		T_CHECK(!memcmp(b->b[k + j], ref->b[j], 600));
@@ -1710,14 +1638,14 @@ static void test_misuse_alloc(void)
 	/* a good user matrix: {1, 2^i} rows (RAID-6) */
 	for (i = 0; i < 4; i++) {
 		user[2 * i] = 1;
-		user[2 * i + 1] = t_exp[i];
+		user[2 * i + 1] = ktest_exp[i];
 	}
 	T_ALLOC((a.matrix_type = ECDMA_EC_MATRIX_USER, a.encode_matrix = user),
 		0);
 	T_CHECK(PTR_ERR(ecdma_ec_alloc_calc(NULL, &good)) == -EINVAL);
 	T_CHECK(PTR_ERR(ecdma_ec_alloc_calc(t_prov, NULL)) == -EINVAL);
 #undef T_ALLOC
-	t_result(!bad, "misuse_alloc_errnos");
+	ktest_result(!bad, "misuse_alloc_errnos");
 }
 
 static void test_misuse_post(void)
@@ -1739,12 +1667,12 @@ static void test_misuse_post(void)
 		goto out;
 	}
 	for (i = 0; i < K + 4; i++)
-		t_sge(&d[i], b->b[i], BS);
+		ktest_sge(&d[i], b->b[i], BS);
 	for (i = 0; i < M + 1; i++)
-		t_sge(&c[i], b->b[K + 4 + i], BS);
+		ktest_sge(&c[i], b->b[K + 4 + i], BS);
 	memcpy(d0, d, sizeof(d));
 	memcpy(c0, c, sizeof(c));
-	t_mem(&mem0, d, K, c, M, BS);
+	ktest_mem(&mem0, d, K, c, M, BS);
 	memset(&wr0, 0, sizeof(wr0));
 	wr0.opcode = ECDMA_EC_OP_ENCODE;
 	wr0.mem = &mem;
@@ -1822,7 +1750,7 @@ out:
 	t_buf_free(b);
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
-	t_result(!bad, "misuse_post_errnos_state_unchanged");
+	ktest_result(!bad, "misuse_post_errnos_state_unchanged");
 }
 
 /* -EOVERFLOW past max_inflight (a polling calc holds them until reaped). */
@@ -1836,7 +1764,7 @@ static void test_overflow(void)
 
 	calc = t_calc(3, 1, ECDMA_EC_MATRIX_CAUCHY, true, MAXI, -1);
 	if (IS_ERR(calc)) {
-		t_result(false, "inflight_overflow");
+		ktest_result(false, "inflight_overflow");
 		return;
 	}
 	memset(w, 0, sizeof(w));
@@ -1865,7 +1793,7 @@ static void test_overflow(void)
 	T_CHECK(got == MAXI);
 	bad += t_still_works(calc);
 	ecdma_ec_dealloc_calc(calc);
-	t_result(!bad, "inflight_overflow");
+	ktest_result(!bad, "inflight_overflow");
 }
 
 /* Big requests split over many sections and executors. */
@@ -1884,8 +1812,8 @@ static void test_big(void)
 		bad++;
 		goto out;
 	}
-	t_ref(len, 12, 3, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
-	t_mem(&mem, b->sge, 12, b->sge + 12, 3, len);
+	ktest_ref(len, 12, 3, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
+	ktest_mem(&mem, b->sge, 12, b->sge + 12, 3, len);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (j = 0; j < 3; j++)
 		T_CHECK(!memcmp(b->b[12 + j], ref->b[j], len));
@@ -1894,7 +1822,7 @@ out:
 	t_buf_free(ref);
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
-	t_result(!bad, "big_request_split_over_sections");
+	ktest_result(!bad, "big_request_split_over_sections");
 }
 
 /* The counters account for what ran, and the fast paths are taken. */
@@ -1916,7 +1844,7 @@ static void test_counters(void)
 		goto out;
 	}
 	/* RAID-6 calc matrix, aligned: lib/raid6 */
-	t_mem(&mem, b->sge, 8, b->sge + 8, 2, 4096);
+	ktest_mem(&mem, b->sge, 8, b->sge + 8, 2, 4096);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	/* XOR per-WR matrix, aligned: xor_blocks */
 	{
@@ -1927,11 +1855,11 @@ static void test_counters(void)
 			.matrix = ones,
 		};
 
-		t_mem(&xm, b->sge, 5, b->sge + 9, 1, 4096);
+		ktest_mem(&xm, b->sge, 5, b->sge + 9, 1, 4096);
 		T_CHECK(!ecdma_ec_post_sync(calc, &wr));
 	}
 	/* misaligned: GF kernels */
-	t_mem(&mem, u->sge, 8, u->sge + 8, 2, 4096);
+	ktest_mem(&mem, u->sge, 8, u->sge + 8, 2, 4096);
 	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	/* the same erasure pattern twice: a miss, then a hit */
 	era[1] = 1;
@@ -1965,7 +1893,7 @@ out:
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
 	kfree(v);
-	t_result(!bad, "counters_and_fast_paths");
+	ktest_result(!bad, "counters_and_fast_paths");
 }
 
 static int __init ecdma_ec_test_init(void)
@@ -1973,15 +1901,12 @@ static int __init ecdma_ec_test_init(void)
 	u64 seed = get_random_u64();
 
 	prandom_seed_state(&t_rnd, seed);
-	t_gf_init();
+	ktest_gf_init();
 	pr_info("KTAP version 1\n");
 	pr_info("# seed=%llu\n", seed);
 	t_prov = ecdma_ec_provider_get("cpu");
-	if (IS_ERR(t_prov)) {
-		pr_info("not ok 1 provider_get\n");
-		pr_info("0 passed, 1 failed\n");
-		return -EINVAL;
-	}
+	if (IS_ERR(t_prov))
+		return ktest_abort("provider_get");
 
 	test_provider();
 	test_encode("encode_vandermonde", ECDMA_EC_MATRIX_VANDERMONDE, 40,
@@ -2017,9 +1942,7 @@ static int __init ecdma_ec_test_init(void)
 	test_counters();
 
 	ecdma_ec_provider_put(t_prov);
-	pr_info("1..%d\n", t_num);
-	pr_info("%d passed, %d failed\n", t_pass, t_fail);
-	return t_fail ? -EINVAL : 0;
+	return ktest_summary();
 }
 
 static void __exit ecdma_ec_test_exit(void)

@@ -34,6 +34,8 @@
 
 #include <ecdma/ec.h>
 
+#include "ecdma_ktest.h"
+
 #define T_MAX_K		20
 #define T_MAX_M		4
 #define T_MAX_SGE	(T_MAX_M + 2 * T_MAX_K)
@@ -165,54 +167,11 @@ static struct t_thread t_threads[T_MAX_THREADS];
 static unsigned long t_end;
 static atomic_t t_order_bad = ATOMIC_INIT(0);
 static atomic_t t_msgs = ATOMIC_INIT(0);
-static int t_num, t_fail;
 
 #define t_err(fmt, ...) do {						\
 		if (atomic_inc_return(&t_msgs) <= 20)			\
 			pr_info("# " fmt "\n", ##__VA_ARGS__);		\
 	} while (0)
-
-/* ---------------------------------------------------------------------- */
-/* Reference arithmetic (own tables, not ecdma's)                         */
-/* ---------------------------------------------------------------------- */
-
-static u8 t_exp[512], t_log[256];
-
-static void t_gf_init(void)
-{
-	int i, x = 1;
-
-	for (i = 0; i < 255; i++) {
-		t_exp[i] = x;
-		t_exp[i + 255] = x;
-		t_log[x] = i;
-		x <<= 1;
-		if (x & 0x100)
-			x ^= 0x11d;
-	}
-}
-
-static u8 t_mul(u8 a, u8 b)
-{
-	return a && b ? t_exp[t_log[a] + t_log[b]] : 0;
-}
-
-/* out[j] (^)= sum_i coef[i * nout + j] * in[i] */
-static void t_ref(int len, int nin, int nout, const u8 *coef, u8 **in,
-		  u8 **out, bool acc)
-{
-	int i, j, b;
-
-	for (j = 0; j < nout; j++) {
-		for (b = 0; b < len; b++) {
-			u8 v = acc ? out[j][b] : 0;
-
-			for (i = 0; i < nin; i++)
-				v ^= t_mul(coef[i * nout + j], in[i][b]);
-			out[j][b] = v;
-		}
-	}
-}
 
 static u32 t_rand(struct t_thread *t, u32 n)
 {
@@ -313,14 +272,14 @@ static struct t_job *t_job_make(struct t_thread *t, struct t_calc *tc)
 			old[jx] = j->exp + jx * bs;
 			memcpy(old[jx], j->out[jx], bs);
 		}
-		t_ref(bs, nd, nc, coef, blk, old, acc);
+		ktest_ref(bs, nd, nc, coef, blk, old, acc);
 		j->nout = nc;
 		break;
 	}
 	case ECDMA_EC_OP_VALIDATE:
 		nd = k;
 		nc = m;
-		t_ref(bs, k, m, tc->mat, blk, blk + k, false);
+		ktest_ref(bs, k, m, tc->mat, blk, blk + k, false);
 		for (jx = 0; jx < m; jx++) {
 			if (t_rand(t, 3))
 				continue;
@@ -333,7 +292,7 @@ static struct t_job *t_job_make(struct t_thread *t, struct t_calc *tc)
 
 		nd = k;
 		nc = m;
-		t_ref(bs, k, m, tc->mat, blk, blk + k, false);
+		ktest_ref(bs, k, m, tc->mat, blk, blk + k, false);
 		while (got < ne) {
 			i = t_rand(t, k + m);
 			if (j->era[i])
@@ -388,7 +347,7 @@ static struct t_job *t_job_make(struct t_thread *t, struct t_calc *tc)
 					delta[b] = blk[uc + 2 * i][b] ^
 						   blk[uc + 2 * i + 1][b];
 				for (b = 0; b < bs; b++)
-					e[b] ^= t_mul(c, delta[b]);
+					e[b] ^= ktest_mul(c, delta[b]);
 			}
 			j->out[jx] = blk[nd + jx];
 		}
@@ -410,15 +369,9 @@ static struct t_job *t_job_make(struct t_thread *t, struct t_calc *tc)
 	}
 
 	if (j->wr.opcode != ECDMA_EC_OP_NOP) {
-		for (i = 0; i < nd + nc; i++) {
-			j->sge[i].addr = (uintptr_t)blk[i];
-			j->sge[i].length = bs;
-		}
-		j->mem.data_blocks = j->sge;
-		j->mem.num_data_sge = nd;
-		j->mem.code_blocks = j->sge + nd;
-		j->mem.num_code_sge = nc;
-		j->mem.block_size = bs;
+		for (i = 0; i < nd + nc; i++)
+			ktest_sge(&j->sge[i], blk[i], bs);
+		ktest_mem(&j->mem, j->sge, nd, j->sge + nd, nc, bs);
 		j->wr.mem = &j->mem;
 	}
 	return j;
@@ -617,15 +570,6 @@ static int t_thread_fn(void *arg)
 	kthread_complete_and_exit(&t->exited, 0);
 }
 
-static void t_result(bool ok, const char *name, const char *diag)
-{
-	t_num++;
-	if (!ok)
-		t_fail++;
-	pr_info("%s %d %s%s%s\n", ok ? "ok" : "not ok", t_num, name,
-		diag ? " # " : "", diag ? diag : "");
-}
-
 static int t_calcs_alloc(struct ecdma_ec_provider *prov)
 {
 	u8 raid6[T_MAX_K * 2];
@@ -634,7 +578,7 @@ static int t_calcs_alloc(struct ecdma_ec_provider *prov)
 
 	for (i = 0; i < T_MAX_K; i++) {
 		raid6[2 * i] = 1;
-		raid6[2 * i + 1] = t_exp[i];
+		raid6[2 * i + 1] = ktest_exp[i];
 	}
 	for (i = 0; i < calcs; i++) {
 		struct t_calc *tc = &t_calcs[i];
@@ -700,21 +644,21 @@ static int __init ecdma_torture_init(void)
 	qdepth = clamp(qdepth, 1U, (unsigned int)T_MAX_QD);
 	if (!seed)
 		seed = get_random_u32();
-	t_gf_init();
+	ktest_gf_init();
 	pr_info("KTAP version 1\n");
 	pr_info("# seed=%lu threads=%u calcs=%u duration_s=%u qdepth=%u faults=%d\n",
 		seed, threads, calcs, duration_s, qdepth, faults);
 
 	prov = ecdma_ec_provider_get("cpu");
 	if (IS_ERR(prov)) {
-		t_result(false, "provider_get", NULL);
+		ktest_result(false, "provider_get");
 		goto out;
 	}
 	if (t_calcs_alloc(prov)) {
-		t_result(false, "calcs_alloc", NULL);
+		ktest_result(false, "calcs_alloc");
 		goto out_free;
 	}
-	t_result(true, "calcs_alloc", NULL);
+	ktest_result(true, "calcs_alloc");
 
 	t_end = jiffies + duration_s * HZ;
 	for (i = 0; i < threads; i++) {
@@ -729,7 +673,7 @@ static int __init ecdma_torture_init(void)
 		init_completion(&t->exited);
 		task = kthread_run(t_thread_fn, t, "ecdma_torture/%d", i);
 		if (IS_ERR(task)) {
-			t_result(false, "kthread_run", NULL);
+			ktest_result(false, "kthread_run");
 			threads = i;
 			break;
 		}
@@ -751,13 +695,15 @@ static int __init ecdma_torture_init(void)
 			 t->ops[ECDMA_EC_OP_NOP], t->faulted, t->overflow);
 		snprintf(diag + strlen(diag), sizeof(diag) - strlen(diag),
 			 " bad %lu", t->bad);
-		t_result(!t->bad && ops > 0, "thread_results_verified", diag);
+		ktest_result_diag(!t->bad && ops > 0,
+				  "thread_results_verified", diag);
 		total += ops;
 		faulted += t->faulted;
 		overflow += t->overflow;
 	}
 	snprintf(diag, sizeof(diag), "%d out of order", atomic_read(&t_order_bad));
-	t_result(!atomic_read(&t_order_bad), "per_calc_completion_order", diag);
+	ktest_result_diag(!atomic_read(&t_order_bad),
+			  "per_calc_completion_order", diag);
 	pr_info("# total ops %lu faulted %lu overflow %lu\n", total, faulted,
 		overflow);
 out_free:
@@ -766,9 +712,7 @@ out_free:
 			ecdma_ec_dealloc_calc(t_calcs[i].calc);
 	ecdma_ec_provider_put(prov);
 out:
-	pr_info("1..%d\n", t_num);
-	pr_info("%d passed, %d failed\n", t_num - t_fail, t_fail);
-	return t_fail ? -EINVAL : 0;
+	return ktest_summary();
 }
 
 static void __exit ecdma_torture_exit(void)
