@@ -24,27 +24,12 @@
 /* Reference                                                              */
 /* ---------------------------------------------------------------------- */
 
-static u8 slow_mul(u8 a, u8 b)
-{
-	unsigned int r = 0, x = a;
-
-	while (b) {
-		if (b & 1)
-			r ^= x;
-		x <<= 1;
-		if (x & 0x100)
-			x ^= 0x11d;
-		b >>= 1;
-	}
-	return (u8)r;
-}
-
 static u8 slow_pow2(int e)
 {
 	u8 r = 1;
 
 	while (e-- > 0)
-		r = slow_mul(r, 2);
+		r = test_slow_mul(r, 2);
 	return r;
 }
 
@@ -61,7 +46,7 @@ static void ref_product(size_t len, int nin, int nout, const u8 *coef,
 		for (j = 0; j < nout; j++) {
 			v[j] = acc ? out[j][b] : 0;
 			for (i = 0; i < nin; i++)
-				v[j] ^= slow_mul(coef[i * nout + j], in[i][b]);
+				v[j] ^= test_slow_mul(coef[i * nout + j], in[i][b]);
 		}
 		for (j = 0; j < nout; j++)
 			out[j][b] = v[j];
@@ -162,7 +147,7 @@ static bool hk_pq(void *ctx, int nsrc, size_t bytes, void **ptrs, bool acc)
 			u8 d = ((u8 *)ptrs[i])[b];
 
 			pv ^= d;
-			qv = slow_mul(qv, 2) ^ d;
+			qv = test_slow_mul(qv, 2) ^ d;
 		}
 		p[b] = acc ? p[b] ^ pv : pv;
 		q[b] = acc ? q[b] ^ qv : qv;
@@ -369,10 +354,9 @@ static void sge_set(struct ecdma_ec_sge *s, const u8 *p, size_t len)
 }
 
 /* Execute with a random small budget per call (or all at once). */
-/* @wr: an @op request on @nd data SGEs @ds and @nc code SGEs @cs, in @mem */
-static void wr_init(struct ecdma_ec_wr *wr, struct ecdma_ec_mem *mem,
-		    enum ecdma_ec_opcode op, struct ecdma_ec_sge *ds, int nd,
-		    struct ecdma_ec_sge *cs, int nc, size_t len)
+/* @mem: @nd data SGEs @ds and @nc code SGEs @cs of @len bytes each */
+static void mem_init(struct ecdma_ec_mem *mem, struct ecdma_ec_sge *ds, int nd,
+		     struct ecdma_ec_sge *cs, int nc, size_t len)
 {
 	memset(mem, 0, sizeof(*mem));
 	mem->data_blocks = ds;
@@ -380,6 +364,14 @@ static void wr_init(struct ecdma_ec_wr *wr, struct ecdma_ec_mem *mem,
 	mem->code_blocks = cs;
 	mem->num_code_sge = nc;
 	mem->block_size = (int)len;
+}
+
+/* @wr: an @op request on @nd data SGEs @ds and @nc code SGEs @cs, in @mem */
+static void wr_init(struct ecdma_ec_wr *wr, struct ecdma_ec_mem *mem,
+		    enum ecdma_ec_opcode op, struct ecdma_ec_sge *ds, int nd,
+		    struct ecdma_ec_sge *cs, int nc, size_t len)
+{
+	mem_init(mem, ds, nd, cs, nc, len);
 	memset(wr, 0, sizeof(*wr));
 	wr->opcode = op;
 	wr->mem = mem;
@@ -797,12 +789,7 @@ static int one_decode(enum t_mat type, const struct ecdma_ec_exec_hooks *hooks,
 		orig[i] = test_alloc(len);
 		memcpy(orig[i], p[i], len);
 	}
-	memset(&mem, 0, sizeof(mem));
-	mem.data_blocks = sg;
-	mem.num_data_sge = k;
-	mem.code_blocks = sg + k;
-	mem.num_code_sge = m;
-	mem.block_size = (int)len;
+	mem_init(&mem, sg, k, sg + k, m, len);
 
 	rnd_erasures(era, k, m, test_rnd_range(1, m));
 	for (r = 0; r < repeats; r++) {
@@ -866,12 +853,7 @@ static int one_decode_wr_matrix(void)
 			ref[no++] = test_alloc(len);
 	}
 	ref_product(len, k, nerr, dm, in, ref, false);
-	memset(&mem, 0, sizeof(mem));
-	mem.data_blocks = sg;
-	mem.num_data_sge = k;
-	mem.code_blocks = sg + k;
-	mem.num_code_sge = m;
-	mem.block_size = (int)len;
+	mem_init(&mem, sg, k, sg + k, m, len);
 	memset(&wr, 0, sizeof(wr));
 	wr.opcode = ECDMA_EC_OP_DECODE;
 	wr.mem = &mem;
@@ -1037,12 +1019,7 @@ static int one_validate(enum t_mat type, const struct ecdma_ec_exec_hooks *h,
 		copy[i] = test_alloc(len);
 		memcpy(copy[i], p[i], len);
 	}
-	memset(&mem, 0, sizeof(mem));
-	mem.data_blocks = sg;
-	mem.num_data_sge = k;
-	mem.code_blocks = sg + k;
-	mem.num_code_sge = m;
-	mem.block_size = (int)len;
+	mem_init(&mem, sg, k, sg + k, m, len);
 	memset(&wr, 0, sizeof(wr));
 	wr.opcode = ECDMA_EC_OP_VALIDATE;
 	wr.mem = &mem;
@@ -1100,12 +1077,7 @@ static void test_copy_nop(void)
 		memmove(ref + dof, ref + so, len);
 		sge_set(&s[0], buf + so, len);
 		sge_set(&s[1], buf + dof, len);
-		memset(&mem, 0, sizeof(mem));
-		mem.data_blocks = &s[0];
-		mem.num_data_sge = 1;
-		mem.code_blocks = &s[1];
-		mem.num_code_sge = 1;
-		mem.block_size = (int)len;
+		mem_init(&mem, &s[0], 1, &s[1], 1, len);
 		memset(&wr, 0, sizeof(wr));
 		wr.opcode = ECDMA_EC_OP_COPY;
 		wr.mem = &mem;
@@ -1148,12 +1120,7 @@ static void test_decode_zero_erasures(void)
 		copy[i] = test_alloc(700);
 		memcpy(copy[i], b[i].p, 700);
 	}
-	memset(&mem, 0, sizeof(mem));
-	mem.data_blocks = sg;
-	mem.num_data_sge = 4;
-	mem.code_blocks = sg + 4;
-	mem.num_code_sge = 2;
-	mem.block_size = 700;
+	mem_init(&mem, sg, 4, sg + 4, 2, 700);
 	memset(&wr, 0, sizeof(wr));
 	wr.opcode = ECDMA_EC_OP_DECODE;
 	wr.mem = &mem;

@@ -67,6 +67,25 @@ static inline u64 test_rng_init(void)
 	return seed;
 }
 
+/*
+ * Reference GF(2^8) multiply, independent of ecdma's tables: carry-less,
+ * reduced modulo 0x11d one bit at a time.
+ */
+static inline u8 test_slow_mul(u8 a, u8 b)
+{
+	unsigned int r = 0, x = a;
+
+	while (b) {
+		if (b & 1)
+			r ^= x;
+		x <<= 1;
+		if (x & 0x100)
+			x ^= 0x11d;
+		b >>= 1;
+	}
+	return (u8)r;
+}
+
 static inline void *test_alloc(size_t len)
 {
 	void *p = malloc(len ? len : 1);
