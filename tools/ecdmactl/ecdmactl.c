@@ -786,6 +786,33 @@ static long parse_long(const char *s, const char *what, long min)
 	return v;
 }
 
+/* options a command takes, before or after its name */
+struct cmd_opts {
+	double interval;
+	long count;
+	long chan;
+};
+
+/* -j, -c, -i, -n; returns 0 for any other option */
+static int cmd_option(int opt, struct cmd_opts *o)
+{
+	switch (opt) {
+	case 'j':
+		json = 1;
+		return 1;
+	case 'c':
+		o->chan = parse_long(optarg, "channel", 0);
+		return 1;
+	case 'i':
+		o->interval = parse_long(optarg, "interval", 1);
+		return 1;
+	case 'n':
+		o->count = parse_long(optarg, "count", 1);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -799,8 +826,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("ECDMACTL_SYSFS_ROOT");
-	double interval = 1;
-	long count = 0, chan = -1;
+	struct cmd_opts o = { .interval = 1, .count = 0, .chan = -1 };
 	const char *cmd;
 	int opt;
 
@@ -808,10 +834,9 @@ int main(int argc, char **argv)
 		root = env;
 	while ((opt = getopt_long(argc, argv, "+jr:hVc:i:n:", lopts,
 				  NULL)) != -1) {
+		if (cmd_option(opt, &o))
+			continue;
 		switch (opt) {
-		case 'j':
-			json = 1;
-			break;
 		case 'r':
 			root = optarg;
 			break;
@@ -821,15 +846,6 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("ecdmactl %s\n", ECDMACTL_VERSION);
 			return EXIT_OK;
-		case 'c':
-			chan = parse_long(optarg, "channel", 0);
-			break;
-		case 'i':
-			interval = parse_long(optarg, "interval", 1);
-			break;
-		case 'n':
-			count = parse_long(optarg, "count", 1);
-			break;
 		default:
 			print_help(stderr);
 			return EXIT_USAGE;
@@ -842,20 +858,7 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	/* options after the command (stats -c 1, watch -i 1 -n 3) */
 	while ((opt = getopt_long(argc, argv, "+jc:i:n:", lopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = 1;
-			break;
-		case 'c':
-			chan = parse_long(optarg, "channel", 0);
-			break;
-		case 'i':
-			interval = parse_long(optarg, "interval", 1);
-			break;
-		case 'n':
-			count = parse_long(optarg, "count", 1);
-			break;
-		default:
+		if (!cmd_option(opt, &o)) {
 			print_help(stderr);
 			return EXIT_USAGE;
 		}
@@ -877,7 +880,7 @@ int main(int argc, char **argv)
 		if (!need_args(cmd, argc, 0))
 			return EXIT_USAGE;
 		check_loaded();
-		return cmd_stats(chan);
+		return cmd_stats(o.chan);
 	} else if (!strcmp(cmd, "get")) {
 		if (!need_args(cmd, argc, 1))
 			return EXIT_USAGE;
@@ -902,7 +905,7 @@ int main(int argc, char **argv)
 		if (!need_args(cmd, argc, 0))
 			return EXIT_USAGE;
 		check_loaded();
-		return cmd_watch(interval, count);
+		return cmd_watch(o.interval, o.count);
 	}
 	fprintf(stderr, "ecdmactl: unknown command '%s'\n", cmd);
 	print_help(stderr);
