@@ -327,6 +327,37 @@ static int st_validate(struct ecdma_st *st)
 }
 
 /*
+ * The first steps of both recoveries, as async_raid6_recov does them: the
+ * syndrome of the @n survivors @surv into ST_DQ (and ST_DP unless @dp is
+ * ST_NBUF, for a Q-only syndrome), then fold in Q (and P): what is left is
+ * the lost blocks' share.
+ */
+static int st_surv_syndrome(struct ecdma_st *st, unsigned int dp,
+			    const unsigned int *surv, unsigned int n,
+			    const char *what)
+{
+	u8 scf[ST_NDATA];
+	unsigned int pair[2], i;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		scf[i] = st->scf[surv[i]];
+	ret = st_pq(st, dp, ST_DQ, surv, n, scf, DMA_PREP_FENCE, what);
+	if (ret)
+		return ret;
+	if (dp != ST_NBUF) {
+		pair[0] = ST_DP;
+		pair[1] = ST_P;
+		ret = st_xor(st, ST_DP, pair, 2, what);
+		if (ret)
+			return ret;
+	}
+	pair[0] = ST_DQ;
+	pair[1] = ST_Q;
+	return st_xor(st, ST_DQ, pair, 2, what);
+}
+
+/*
  * Lose data blocks a and b and rebuild them the way async_raid6_2data_recov
  * does for wide arrays: syndrome of the survivors, fold in P and Q, then
  * one sum-of-products with Q aliasing a source and a final in-place XOR.
@@ -336,24 +367,11 @@ static int st_2data_recov(struct ecdma_st *st)
 	static const unsigned int surv[] = { 0, 2, 3, 5 };
 	const unsigned int a = 1, b = 4;
 	unsigned int pair[2];
-	u8 scf[ARRAY_SIZE(surv)], coef[2];
-	unsigned int i;
+	u8 coef[2];
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(surv); i++)
-		scf[i] = st->scf[surv[i]];
-	ret = st_pq(st, ST_DP, ST_DQ, surv, ARRAY_SIZE(surv), scf,
-		    DMA_PREP_FENCE, "recovery syndrome");
-	if (ret)
-		return ret;
-	pair[0] = ST_DP;
-	pair[1] = ST_P;
-	ret = st_xor(st, ST_DP, pair, 2, "recovery: dp ^= P");
-	if (ret)
-		return ret;
-	pair[0] = ST_DQ;
-	pair[1] = ST_Q;
-	ret = st_xor(st, ST_DQ, pair, 2, "recovery: dq ^= Q");
+	ret = st_surv_syndrome(st, ST_DP, surv, ARRAY_SIZE(surv),
+			       "recovery");
 	if (ret)
 		return ret;
 
@@ -380,20 +398,12 @@ static int st_datap_recov(struct ecdma_st *st)
 {
 	static const unsigned int surv[] = { 0, 1, 3, 4, 5 };
 	const unsigned int a = 2;
-	unsigned int pair[2], one = ST_DQ;
-	u8 scf[ARRAY_SIZE(surv)], coef;
-	unsigned int i;
+	unsigned int one = ST_DQ;
+	u8 coef;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(surv); i++)
-		scf[i] = st->scf[surv[i]];
-	ret = st_pq(st, ST_NBUF, ST_DQ, surv, ARRAY_SIZE(surv), scf,
-		    DMA_PREP_FENCE, "data+P recovery: Q syndrome");
-	if (ret)
-		return ret;
-	pair[0] = ST_DQ;
-	pair[1] = ST_Q;
-	ret = st_xor(st, ST_DQ, pair, 2, "data+P recovery: dq ^= Q");
+	ret = st_surv_syndrome(st, ST_NBUF, surv, ARRAY_SIZE(surv),
+			       "data+P recovery");
 	if (ret)
 		return ret;
 	coef = st_gfinv(st_gfpow2(a));
