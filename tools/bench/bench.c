@@ -697,9 +697,6 @@ static void cfg_recov(struct cfg *c, int k)
 
 /* ---------------------------------------------------------------------- */
 
-#define PEER(name, kind, fn, p) \
-	((struct impl){ name, kind, fn, NULL, (const void *)(p) })
-
 static struct impl ours[8];
 static int nours;
 
@@ -899,6 +896,102 @@ static void setup_cell(struct cfg *c)
 }
 
 /* ---------------------------------------------------------------------- */
+/* The matrix: who is timed in which cell                                 */
+/* ---------------------------------------------------------------------- */
+
+#define PEER(name, kind, fn, p) { name, kind, fn, NULL, (const void *)(p) }
+
+static const struct impl enc_peers[] = {
+	PEER("isal ec_encode_data", "isal", isal_enc_run, ec_encode_data),
+	PEER("isal ec_encode_data_avx512", "isal-avx512", isal_enc_run,
+	     ec_encode_data_avx512),
+	PEER("isal ec_encode_data_avx2", "isal-avx2", isal_enc_run,
+	     ec_encode_data_avx2),
+	{ }
+};
+
+static const struct impl pq_peers[] = {
+	PEER("isal pq_gen", "isal", isal_pq_run, pq_gen),
+	PEER("isal pq_gen_avx512", "isal-avx512", isal_pq_run, pq_gen_avx512),
+	PEER("isal pq_gen_avx2", "isal-avx2", isal_pq_run, pq_gen_avx2),
+	PEER("lib/raid6 avx512x4", "raid6-avx512x4", raid6_gen_run,
+	     &raid6_avx512x4),
+	PEER("lib/raid6 avx512x2", "raid6-avx512x2", raid6_gen_run,
+	     &raid6_avx512x2),
+	PEER("lib/raid6 avx2x4", "raid6-avx2x4", raid6_gen_run, &raid6_avx2x4),
+	{ }
+};
+
+static const struct impl xor_peers[] = {
+	PEER("isal xor_gen", "isal", isal_xor_run, xor_gen),
+	PEER("isal xor_gen_avx512", "isal-avx512", isal_xor_run,
+	     xor_gen_avx512),
+	PEER("kernel xor_avx (async_xor sync)", "xor_avx", kxor_run, NULL),
+	{ }
+};
+
+static const struct impl dec_peers[] = {
+	PEER("isal ec_encode_data", "isal", isal_enc_run, ec_encode_data),
+	{ }
+};
+
+static const struct impl upd_peers[] = {
+	PEER("isal ec_encode_data_update", "isal", isal_upd_run,
+	     ec_encode_data_update),
+	{ }
+};
+
+static const struct impl rec_peers[] = {
+	PEER("lib/raid6 recov_avx512", "raid6-recov-avx512", raid6_rec_run,
+	     &raid6_recov_avx512),
+	PEER("lib/raid6 recov_avx2", "raid6-recov-avx2", raid6_rec_run,
+	     &raid6_recov_avx2),
+	PEER("async_tx scalar fallback", "async-scalar", async_rec_run, NULL),
+	{ }
+};
+
+static const struct impl sp_peers[] = {
+	PEER("async_sum_product scalar", "async-scalar", async_sp_run, NULL),
+	{ }
+};
+
+static const struct impl mult_peers[] = {
+	PEER("async_mult scalar", "async-scalar", async_mult_run, NULL),
+	{ }
+};
+
+/* which of ours time_cell() runs besides the best algo */
+#define C_ALGOS		0x1	/* every algo */
+#define C_STORES	0x2	/* the best with each kind of store forced */
+#define C_AVX2		0x4	/* the avx2 algo */
+
+/*
+ * Verify and time cell @c with blocks of @B bytes against @peers (ended by
+ * an empty entry), unless BENCH_ONLY skips it.
+ */
+static void time_cell(struct cfg *c, size_t B, unsigned int which,
+		      const struct impl *peers)
+{
+	struct impl ims[32];
+	size_t i;
+	int n = 0;
+
+	if (!want(c->op))
+		return;
+	for (i = 0; i < (which & C_ALGOS ? (size_t)nours : 1); i++)
+		ims[n++] = ours[i];
+	if (which & C_STORES)
+		add_variants(ims, &n);
+	if (which & C_AVX2)
+		ims[n++] = *our("avx2");
+	for (; peers->name; peers++)
+		ims[n++] = *peers;
+	c->B = B;
+	setup_cell(c);
+	run_cell(c, ims, n);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Scaling over CPUs                                                      */
 /* ---------------------------------------------------------------------- */
 
@@ -1050,12 +1143,11 @@ int main(int argc, char **argv)
 	static const int ks[] = { 4, 6, 10, 12 };
 	static const size_t bs[] = { 4096, 65536, 1 << 20 };
 	const char *outdir = "build/bench";
-	struct impl ims[32];
 	struct cfg c;
 	cpu_set_t set;
 	char path[512];
 	double t_start = now();
-	int a, ki, m, bi, e, n, i, cpu = 0;
+	int a, ki, m, bi, e, i, cpu = 0;
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "-q"))
@@ -1114,123 +1206,34 @@ int main(int argc, char **argv)
 	for (ki = 0; ki < 4; ki++)
 		for (m = 1; m <= MAXM; m++)
 			for (bi = 0; bi < 3; bi++) {
-				n = 0;
-				if (!want(OP_ENC))
-					continue;
-				for (i = 0; i < nours; i++)
-					ims[n++] = ours[i];
-				add_variants(ims, &n);
-				ims[n++] = PEER("isal ec_encode_data", "isal",
-						isal_enc_run, ec_encode_data);
-				ims[n++] = PEER("isal ec_encode_data_avx512", "isal-avx512",
-						isal_enc_run, ec_encode_data_avx512);
-				ims[n++] = PEER("isal ec_encode_data_avx2", "isal-avx2",
-						isal_enc_run, ec_encode_data_avx2);
 				cfg_encode(&c, ks[ki], m);
-				c.B = bs[bi];
-				setup_cell(&c);
-				run_cell(&c, ims, n);
+				time_cell(&c, bs[bi], C_ALGOS | C_STORES,
+					  enc_peers);
 			}
-	/* P+Q and XOR */
 	for (ki = 0; ki < 4; ki++)
 		for (bi = 0; bi < 3; bi++) {
-			n = 0;
-			ims[n++] = ours[0];
-			add_variants(ims, &n);
-			ims[n++] = *our("avx2");
-			ims[n++] = PEER("isal pq_gen", "isal",
-					isal_pq_run, pq_gen);
-			ims[n++] = PEER("isal pq_gen_avx512", "isal-avx512",
-					isal_pq_run, pq_gen_avx512);
-			ims[n++] = PEER("isal pq_gen_avx2", "isal-avx2",
-					isal_pq_run, pq_gen_avx2);
-			ims[n++] = PEER("lib/raid6 avx512x4", "raid6-avx512x4",
-					raid6_gen_run, &raid6_avx512x4);
-			ims[n++] = PEER("lib/raid6 avx512x2", "raid6-avx512x2",
-					raid6_gen_run, &raid6_avx512x2);
-			ims[n++] = PEER("lib/raid6 avx2x4", "raid6-avx2x4",
-					raid6_gen_run, &raid6_avx2x4);
 			cfg_pq(&c, ks[ki], OP_PQ);
-			c.B = bs[bi];
-			if (want(OP_PQ)) {
-				setup_cell(&c);
-				run_cell(&c, ims, n);
-			}
-
-			n = 0;
-			ims[n++] = ours[0];
-			add_variants(ims, &n);
-			ims[n++] = *our("avx2");
-			ims[n++] = PEER("isal xor_gen", "isal",
-					isal_xor_run, xor_gen);
-			ims[n++] = PEER("isal xor_gen_avx512", "isal-avx512",
-					isal_xor_run, xor_gen_avx512);
-			ims[n++] = PEER("kernel xor_avx (async_xor sync)", "xor_avx",
-					kxor_run, NULL);
+			time_cell(&c, bs[bi], C_STORES | C_AVX2,
+				  pq_peers);
 			cfg_pq(&c, ks[ki], OP_XOR);
-			c.B = bs[bi];
-			if (want(OP_XOR)) {
-				setup_cell(&c);
-				run_cell(&c, ims, n);
-			}
-		}
-	/* decode 1..m erasures (m = 4), update, 2-data recovery */
-	for (ki = 0; ki < 4; ki++)
-		for (bi = 0; bi < 3; bi++) {
-			for (e = 1; e <= MAXM && want(OP_DEC); e++) {
-				n = 0;
-				ims[n++] = ours[0];
-				ims[n++] = PEER("isal ec_encode_data", "isal",
-						isal_enc_run, ec_encode_data);
+			time_cell(&c, bs[bi], C_STORES | C_AVX2,
+				  xor_peers);
+			/* decode 1..m erasures (m = 4), update, recovery */
+			for (e = 1; e <= MAXM; e++) {
 				cfg_decode(&c, ks[ki], MAXM, e);
-				c.B = bs[bi];
-				setup_cell(&c);
-				run_cell(&c, ims, n);
+				time_cell(&c, bs[bi], 0, dec_peers);
 			}
-			n = 0;
-			ims[n++] = ours[0];
-			ims[n++] = PEER("isal ec_encode_data_update", "isal",
-					isal_upd_run, ec_encode_data_update);
 			cfg_update(&c, ks[ki], MAXM);
-			c.B = bs[bi];
-			if (want(OP_UPD)) {
-				setup_cell(&c);
-				run_cell(&c, ims, n);
-			}
-
-			n = 0;
-			ims[n++] = ours[0];
-			ims[n++] = *our("avx2");
-			ims[n++] = PEER("lib/raid6 recov_avx512", "raid6-recov-avx512",
-					raid6_rec_run, &raid6_recov_avx512);
-			ims[n++] = PEER("lib/raid6 recov_avx2", "raid6-recov-avx2",
-					raid6_rec_run, &raid6_recov_avx2);
-			ims[n++] = PEER("async_tx scalar fallback", "async-scalar",
-					async_rec_run, NULL);
+			time_cell(&c, bs[bi], 0, upd_peers);
 			cfg_recov(&c, ks[ki]);
-			c.B = bs[bi];
-			if (want(OP_REC)) {
-				setup_cell(&c);
-				run_cell(&c, ims, n);
-			}
+			time_cell(&c, bs[bi], C_AVX2, rec_peers);
 		}
 	/* the recovery products alone */
 	for (bi = 0; bi < 3; bi++) {
-		for (e = OP_SP; e <= OP_MULT; e++) {
-			n = 0;
-			ims[n++] = ours[0];
-			ims[n++] = *our("avx2");
-			ims[n++] = PEER(e == OP_SP ? "async_sum_product scalar" :
-					"async_mult scalar", "async-scalar",
-					e == OP_SP ? async_sp_run : async_mult_run,
-					NULL);
-			cfg_product(&c, e);
-			c.B = bs[bi];
-			if (want(e)) {
-				setup_cell(&c);
-				run_cell(&c, ims, n);
-			}
-		}
+		cfg_product(&c, OP_SP);
+		time_cell(&c, bs[bi], C_AVX2, sp_peers);
+		cfg_product(&c, OP_MULT);
+		time_cell(&c, bs[bi], C_AVX2, mult_peers);
 	}
 	if (!only || strstr(only, "scaling")) {
 		CPU_ZERO(&set);
