@@ -28,6 +28,13 @@ static struct platform_driver ecdma_driver = {
 	.remove_new = ecdma_remove,
 	.driver = {
 		.name = KBUILD_MODNAME,
+		/*
+		 * No sysfs unbind: dmaengine cannot unregister a device
+		 * whose channels async_tx holds (it leaks them and ecdma
+		 * could never unload).  Unload ecdma instead; dmaengine's
+		 * module references keep that from happening under md.
+		 */
+		.suppress_bind_attrs = true,
 	},
 };
 

@@ -45,6 +45,19 @@ modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 md_create 6 || { ktap_fail md_create; ktap_exit; }
 ktap_check md_write_verify fio_rw
 
+# Unbinding the driver under async_tx would leak the dmaengine device and
+# block unload until reboot: the bind/unbind files must not exist, and a
+# write to where they would be must fail and leave ecdma bound and working.
+drv=/sys/bus/platform/drivers/ecdma
+if (echo ecdma >$drv/unbind) 2>/dev/null; then
+	ktap_fail "unbind_refused # the driver was unbound under md"
+else
+	ktap_ok "unbind_refused # $(ls $drv | tr '\n' ' ')"
+fi
+ktap_check no_bind_attrs test ! -e $drv/unbind -a ! -e $drv/bind
+ktap_check still_bound [ -e $ECDMA_DEV/driver ]
+ktap_check array_works_after_unbind_attempt fio_rw
+
 if rmmod ecdma 2>/tmp/rmmod.log; then
 	ktap_fail "rmmod_refused_while_in_use # rmmod succeeded"
 else
