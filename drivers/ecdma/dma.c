@@ -6,19 +6,31 @@
  * Descriptor life cycle (all lists per channel, under ch->lock):
  *
  *   free --prep--> (client) --tx_submit--> submitted --issue_pending-->
- *   posted --WR ->done--> completed --client ack--> free
+ *   posted --WR ->done--> [callbacks --tasklet-->] completed --ack--> free
  *
- * A descriptor acked before it completes goes straight back to free.
- * Cookies are assigned in tx_submit and WRs are posted in cookie order to
- * the channel's calc, which runs and completes them in that order, so
- * cookies complete in order.  tx_status and issue_pending run pending work
+ * with a detour through callbacks (completed, callback not delivered yet)
+ * for descriptors that carry a callback.  A descriptor acked before it
+ * completes goes straight back to free.  Cookies are assigned in
+ * tx_submit and WRs are posted in cookie order to the channel's calc,
+ * which runs and completes them in that order, so cookies complete in
+ * order.  Posting moves the whole of submitted to the calc under the
+ * channel lock: no task can be preempted with half of it posted.
+ *
+ * Execution and callbacks.  tx_status (and issue_pending, with
+ * inline_issue or after a prep found the pool empty) runs pending work
  * inline (ecdma_ec_progress()), so a caller spinning with preemption off
- * never waits for a worker that cannot run.
+ * never waits for a worker that cannot run.  Client callbacks never run
+ * inside the client's own call, though: a client may hold its lock across
+ * issue_pending and take it in the callback.  A WR completing inside such
+ * a call completes its cookie and unmaps, and leaves the callback to the
+ * channel's tasklet; one completing in the provider's worker delivers it
+ * through the same tasklet at once (local_bh_enable()), so callbacks keep
+ * cookie order whoever ran the work.
  *
  * Addresses: async_tx maps pages for our device with the DMA API and hands
  * us dma_addr_t.  The CPU provider needs kernel virtual addresses, which
- * we recover with dma_to_phys() + phys_to_virt().  That is only right for
- * direct, untranslated, unbounced mappings, which probe verifies.
+ * dma_addr.c recovers for direct, untranslated, unbounced mappings (which
+ * probe verifies) of RAM in the direct map (which it checks per block).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +39,7 @@
 #include <linux/dma-direct.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
+#include <linux/error-injection.h>
 #include <linux/io.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
@@ -56,7 +69,18 @@ static_assert(__same_type(dma_addr_t, u64));
 static dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx);
 static void ecdma_wr_done(struct ecdma_ec_wr *wr);
 
-static struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp)
+/*
+ * Nesting depth of the client calls (issue_pending, tx_status, drain) that
+ * execute work inline on this CPU.  A WR completing while it is non-zero
+ * completes inside a client's call and must leave its callback to the
+ * tasklet.  Read and written with preemption disabled (inline execution
+ * never migrates).
+ */
+static DEFINE_PER_CPU(unsigned int, ecdma_inline_depth);
+
+/* noinline: fail_function must find it (below) */
+static noinline struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch,
+						  gfp_t gfp)
 {
 	struct ecdma_desc *d;
 
@@ -69,6 +93,9 @@ static struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp)
 	d->txd.tx_submit = ecdma_tx_submit;
 	return d;
 }
+
+/* fail_function may make it fail (tests): prep then returns NULL */
+ALLOW_ERROR_INJECTION(ecdma_desc_new, NULL);
 
 /*
  * Take a free descriptor: from the free list, else from completed ones the
@@ -97,20 +124,21 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
 	if (grow)
 		ch->nr_desc++;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	if (!grow) {
-		this_cpu_inc(ch->stats->prep_full);
-		return NULL;
-	}
 
-	d = ecdma_desc_new(ch, GFP_NOWAIT | __GFP_NOWARN);
-	spin_lock_irqsave(&ch->lock, flags);
-	if (d)
-		list_add_tail(&d->all_node, &ch->all);
-	else
-		ch->nr_desc--;
-	spin_unlock_irqrestore(&ch->lock, flags);
-	if (!d)
+	d = grow ? ecdma_desc_new(ch, GFP_NOWAIT | __GFP_NOWARN) : NULL;
+	if (grow) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (d)
+			list_add_tail(&d->all_node, &ch->all);
+		else
+			ch->nr_desc--;
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
+	if (!d) {
+		/* the client's retry calls issue_pending: run work there */
+		WRITE_ONCE(ch->starved, true);
 		this_cpu_inc(ch->stats->prep_full);
+	}
 	return d;
 }
 
@@ -123,13 +151,17 @@ static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
-/* Make a translated block address usable by the CPU provider. */
-static int ecdma_sge_to_cpu(struct device *dev, struct ecdma_ec_sge *sge)
+/*
+ * Turn @d's WR into a NOP that completes its cookie in order: no memory,
+ * no matrix, and no flags (a NOP that kept ECDMA_EC_WR_ACCUMULATE would be
+ * refused by every post, for ever).
+ */
+static void ecdma_desc_nop(struct ecdma_desc *d)
 {
-	if (sge->addr == DMA_MAPPING_ERROR)
-		return -EFAULT;
-	sge->addr = (uintptr_t)phys_to_virt(dma_to_phys(dev, sge->addr));
-	return 0;
+	d->wr.opcode = ECDMA_EC_OP_NOP;
+	d->wr.flags = 0;
+	d->wr.mem = NULL;
+	d->wr.matrix = NULL;
 }
 
 /*
@@ -160,12 +192,12 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
 
 	d->err = 0;
 	for (i = 0; i < x->nr_data && !d->err; i++)
-		d->err = ecdma_sge_to_cpu(front->dev, &x->data[i]);
+		d->err = ecdma_addr_to_cpu(front, &x->data[i].addr, x->len);
 	for (i = 0; i < x->nr_code && !d->err; i++)
-		d->err = ecdma_sge_to_cpu(front->dev, &x->code[i]);
+		d->err = ecdma_addr_to_cpu(front, &x->code[i].addr, x->len);
 	if (d->err)
 		dev_err_ratelimited(front->dev,
-				    "chan%u: DMA mapping error address; the operation will not run\n",
+				    "chan%u: address not mapped, or not RAM in the direct map; the operation will not run\n",
 				    ch->idx);
 
 	d->result = result;
@@ -175,10 +207,12 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
 	d->mem.code_blocks = x->code;
 	d->mem.num_code_sge = x->nr_code;
 	d->mem.block_size = x->len;
-	d->wr.opcode = d->err ? ECDMA_EC_OP_NOP : x->opcode;
+	d->wr.opcode = x->opcode;
 	d->wr.flags = x->wr_flags;
-	d->wr.mem = d->wr.opcode == ECDMA_EC_OP_NOP ? NULL : &d->mem;
+	d->wr.mem = x->opcode == ECDMA_EC_OP_NOP ? NULL : &d->mem;
 	d->wr.matrix = x->matrix;
+	if (d->err)
+		ecdma_desc_nop(d);
 	d->wr.erasures = NULL;
 	d->wr.data_updates = NULL;
 	d->wr.code_updates = NULL;
@@ -220,11 +254,13 @@ static bool ecdma_post_transient(int ret)
 }
 
 /*
- * Post the submitted descriptors, in cookie order.  One CPU posts at a
- * time (ch->posting); a concurrent caller's entries are picked up by the
- * poster, which rechecks the list under the lock after every post.  A WR
- * the provider rejects for good runs as a NOP so that the cookies behind
- * it still complete.
+ * Post the submitted descriptors, in cookie order, all under the channel
+ * lock: a caller that finds the lock free finds nothing half posted, and
+ * no one can be preempted in the middle (the calc's own lock nests
+ * inside; a post never executes or completes anything).  A WR the
+ * provider rejects for good runs as a NOP, so that the cookies behind it
+ * still complete; a transient refusal leaves it and those behind it for
+ * the next issue_pending or tx_status.
  */
 static void ecdma_chan_post(struct ecdma_chan *ch)
 {
@@ -233,41 +269,36 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->posting)
-		goto out_unlock;
-	ch->posting = true;
 	while ((d = list_first_entry_or_null(&ch->submitted,
 					     struct ecdma_desc, node))) {
-		list_move_tail(&d->node, &ch->posted);
-		spin_unlock_irqrestore(&ch->lock, flags);
-
 		ret = ecdma_ec_post(ch->calc, &d->wr);
-		if (ret && !ecdma_post_transient(ret) &&
-		    d->wr.opcode != ECDMA_EC_OP_NOP) {
+		if (ret && !ecdma_post_transient(ret)) {
 			dev_err_ratelimited(ch->front->dev,
 					    "chan%u: EC provider rejected an operation (%d); it will not run\n",
 					    ch->idx, ret);
-			d->err = ret;
-			d->wr.opcode = ECDMA_EC_OP_NOP;
-			d->wr.mem = NULL;
+			d->err = d->err ?: ret;
+			ecdma_desc_nop(d);
 			ret = ecdma_ec_post(ch->calc, &d->wr);
 		}
-
-		spin_lock_irqsave(&ch->lock, flags);
-		if (ret) {
-			/* retried by the next issue_pending or tx_status */
-			list_move(&d->node, &ch->submitted);
+		if (ret)
 			break;
-		}
+		list_move_tail(&d->node, &ch->posted);
 	}
-	ch->posting = false;
-out_unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
+/* Execute queued work here, inside a client's call (or our drain). */
 static void ecdma_chan_progress(struct ecdma_chan *ch)
 {
-	if (ecdma_ec_progress(ch->calc))
+	bool ran;
+
+	WRITE_ONCE(ch->starved, false);
+	preempt_disable();
+	__this_cpu_inc(ecdma_inline_depth);
+	ran = ecdma_ec_progress(ch->calc);
+	__this_cpu_dec(ecdma_inline_depth);
+	preempt_enable();
+	if (ran)
 		this_cpu_inc(ch->stats->inline_progress);
 }
 
@@ -293,9 +324,65 @@ static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 }
 
 /*
- * WR completion: result, cookie, unmap, callback, dependencies, in this
- * order (unmap before the callback, like ioat), then recycle or park the
- * descriptor until the client acks it.
+ * A descriptor is done with (its callback, if any, has returned): recycle
+ * it, or park it until the client acks it.  Called with ch->lock held.
+ */
+static void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
+{
+	lockdep_assert_held(&ch->lock);
+	list_add_tail(&d->node,
+		      async_tx_test_ack(&d->txd) ? &ch->free : &ch->completed);
+	WRITE_ONCE(ch->nr_pending, ch->nr_pending - 1);
+}
+
+/* Most callbacks one tasklet run delivers before letting others run */
+#define ECDMA_CB_BATCH	64
+
+/*
+ * The channel's tasklet: deliver the callbacks of completed descriptors,
+ * oldest first.  One tasklet never runs concurrently with itself, so the
+ * callbacks of a channel are delivered one at a time, in cookie order.
+ */
+static void ecdma_chan_callbacks(struct tasklet_struct *t)
+{
+	struct ecdma_chan *ch = from_tasklet(ch, t, cb_tasklet);
+	struct dma_async_tx_descriptor *tx;
+	struct ecdma_desc *d;
+	unsigned long flags;
+	bool aborted;
+	int n;
+
+	for (n = 0; n < ECDMA_CB_BATCH; n++) {
+		spin_lock_irqsave(&ch->lock, flags);
+		d = list_first_entry_or_null(&ch->callbacks, struct ecdma_desc,
+					     node);
+		if (d) {
+			list_del_init(&d->node);
+			aborted = d->aborted;
+		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (!d)
+			return;
+
+		tx = &d->txd;
+		if (!aborted)
+			ecdma_desc_callback_invoke(tx, &d->res);
+		tx->callback = NULL;
+		tx->callback_result = NULL;
+		dma_run_dependencies(tx);
+
+		spin_lock_irqsave(&ch->lock, flags);
+		ecdma_desc_retire(ch, d);
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
+	tasklet_schedule(t);
+}
+
+/*
+ * WR completion: result, unmap, cookie, then the callback and the
+ * dependencies from the channel's tasklet (unmap before the callback,
+ * like ioat), then recycle or park the descriptor until the client acks
+ * it.
  */
 static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 {
@@ -303,9 +390,8 @@ static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	struct ecdma_chan *ch = d->ch;
 	struct ecdma_xlate_wr *x = &d->x;
 	struct dma_async_tx_descriptor *tx = &d->txd;
-	struct dmaengine_result res = { .result = DMA_TRANS_NOERROR };
 	unsigned long flags;
-	bool aborted;
+	bool callback;
 	bool ran;
 
 	/* md has no error path: redo what the provider failed, here */
@@ -316,6 +402,8 @@ static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	if (d->result)
 		*d->result = ran ? ecdma_xlate_result(x, wr->result) :
 				   ecdma_xlate_result_all(x);
+	d->res.result = ran ? DMA_TRANS_NOERROR : DMA_TRANS_ABORTED;
+	d->res.residue = 0;
 	if (ran) {
 		u64 ns = ktime_get_ns() - d->t_submit;
 		int b = ns >> ECDMA_LAT_SHIFT ? ilog2(ns) - ECDMA_LAT_SHIFT + 1 : 0;
@@ -325,7 +413,6 @@ static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 		this_cpu_inc(ch->stats->lat[min(b, ECDMA_LAT_BUCKETS - 1)]);
 	} else {
 		this_cpu_inc(ch->stats->errors[x->type]);
-		res.result = DMA_TRANS_ABORTED;
 		ecdma_debugfs_error(ch->front, ch->idx, x->type,
 				    wr->status ?: d->err ?: -ECANCELED);
 		if (wr->status)
@@ -334,29 +421,44 @@ static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 					    ch->idx, wr->status);
 	}
 
+	/* a waiter that sees the cookie complete finds the pages unmapped */
+	dma_descriptor_unmap(tx);
+	/* no-op without channel switching; with a callback, after it */
+	if (!tx->callback && !tx->callback_result)
+		dma_run_dependencies(tx);
+
 	spin_lock_irqsave(&ch->lock, flags);
 	WARN_ON_ONCE(list_first_entry(&ch->posted, struct ecdma_desc, node) != d);
 	list_del_init(&d->node);
 	ecdma_cookie_complete(tx);
-	aborted = d->aborted;
 	if (ran && ch->front->core_stats) {
 		this_cpu_inc(ch->chan.local->memcpy_count);
 		this_cpu_add(ch->chan.local->bytes_transferred, x->len);
 	}
+	callback = !d->aborted && (tx->callback || tx->callback_result);
+	if (callback) {
+		list_add_tail(&d->node, &ch->callbacks);
+	} else {
+		tx->callback = NULL;
+		tx->callback_result = NULL;
+		ecdma_desc_retire(ch, d);
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!callback)
+		return;
 
-	dma_descriptor_unmap(tx);
-	if (!aborted)
-		ecdma_desc_callback_invoke(tx, &res);
-	tx->callback = NULL;
-	tx->callback_result = NULL;
-	dma_run_dependencies(tx);
-
-	spin_lock_irqsave(&ch->lock, flags);
-	list_add_tail(&d->node,
-		      async_tx_test_ack(tx) ? &ch->free : &ch->completed);
-	WRITE_ONCE(ch->nr_pending, ch->nr_pending - 1);
-	spin_unlock_irqrestore(&ch->lock, flags);
+	/*
+	 * Inside a client's call: the tasklet runs after it (on IRQ exit or
+	 * in ksoftirqd).  In the provider's worker: at once, right here at
+	 * local_bh_enable(), in softirq context like any tasklet.
+	 */
+	if (this_cpu_read(ecdma_inline_depth) || irqs_disabled()) {
+		tasklet_schedule(&ch->cb_tasklet);
+	} else {
+		local_bh_disable();
+		tasklet_schedule(&ch->cb_tasklet);
+		local_bh_enable();
+	}
 }
 
 /* Prep callbacks: never sleep, copy every argument, NULL only when full */
@@ -455,8 +557,13 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 	if (!READ_ONCE(ch->nr_pending))
 		return;
 	ecdma_chan_post(ch);
-	/* without inline_issue the provider's worker runs it */
-	if (READ_ONCE(ch->front->inline_issue))
+	/*
+	 * Without inline_issue the provider's worker runs it, unless a prep
+	 * found the pool empty: async_tx then retries prep + issue_pending
+	 * with preemption off, maybe on the worker's CPU, and never calls
+	 * tx_status, so only this call can make room.
+	 */
+	if (READ_ONCE(ch->front->inline_issue) || READ_ONCE(ch->starved))
 		ecdma_chan_progress(ch);
 }
 
@@ -478,7 +585,8 @@ static enum dma_status ecdma_tx_status(struct dma_chan *chan,
 /*
  * Queued operations are dropped: they complete (in order, behind what is
  * already running) as NOPs, with unmap but without callback.  Operations
- * already posted run, but their callbacks are suppressed too.
+ * already posted run, but their callbacks are suppressed too, as are the
+ * callbacks of completed ones not delivered yet.
  */
 static int ecdma_terminate_all(struct dma_chan *chan)
 {
@@ -489,10 +597,11 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 	spin_lock_irqsave(&ch->lock, flags);
 	list_for_each_entry(d, &ch->submitted, node) {
 		d->aborted = true;
-		d->wr.opcode = ECDMA_EC_OP_NOP;
-		d->wr.mem = NULL;
+		ecdma_desc_nop(d);
 	}
 	list_for_each_entry(d, &ch->posted, node)
+		d->aborted = true;
+	list_for_each_entry(d, &ch->callbacks, node)
 		d->aborted = true;
 	spin_unlock_irqrestore(&ch->lock, flags);
 
@@ -500,7 +609,10 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 	return 0;
 }
 
-/* Wait until every submitted operation has completed, callbacks included. */
+/*
+ * Wait until every submitted operation has completed and its callback (if
+ * any) has returned.
+ */
 static void ecdma_chan_drain(struct ecdma_chan *ch)
 {
 	unsigned long warn_at = jiffies + 10 * HZ;
@@ -746,6 +858,7 @@ static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 		ecdma_chan_drain(ch);
 		ecdma_ec_dealloc_calc(ch->calc);
 	}
+	tasklet_kill(&ch->cb_tasklet);
 	list_for_each_entry_safe(d, n, &ch->all, all_node)
 		kmem_cache_free(front->desc_cache, d);
 	kvfree(ch->fb_mem);
@@ -777,6 +890,7 @@ static void ecdma_front_free(struct ecdma_front *front)
 
 	for (i = 0; i < front->nr_chans; i++)
 		ecdma_chan_destroy(front, &front->chans[i]);
+	ecdma_front_ram_exit(front);
 	kmem_cache_destroy(front->desc_cache);
 	ecdma_ec_provider_put(front->prov);
 	kfree(front->dbg);
@@ -832,6 +946,10 @@ static int ecdma_front_check_dma(struct device *dev)
 
 	if (get_dma_ops(dev) || ecdma_dev_dma_iommu(dev) || dev->dma_range_map) {
 		dev_err(dev, "DMA mapping is translated (IOMMU, dma_map_ops or DMA ranges); the CPU engine needs direct mapping, not registering\n");
+		return -ENODEV;
+	}
+	if (!dev_is_dma_coherent(dev)) {
+		dev_err(dev, "DMA is not coherent; the CPU engine cannot keep caches in step, not registering\n");
 		return -ENODEV;
 	}
 	if (is_swiotlb_force_bounce(dev)) {
@@ -977,14 +1095,21 @@ int ecdma_front_probe(struct platform_device *pdev)
 		INIT_LIST_HEAD(&ch->free);
 		INIT_LIST_HEAD(&ch->submitted);
 		INIT_LIST_HEAD(&ch->posted);
+		INIT_LIST_HEAD(&ch->callbacks);
 		INIT_LIST_HEAD(&ch->completed);
 		INIT_LIST_HEAD(&ch->all);
+		tasklet_setup(&ch->cb_tasklet, ecdma_chan_callbacks);
 	}
 
 	/* From here on ecdma_front_free() undoes everything. */
 	ret = ecdma_front_caps(front);
 	if (ret)
 		goto err_free_front;
+	ret = ecdma_front_ram_init(front);
+	if (ret) {
+		dev_err(dev, "cannot read the System RAM ranges: %d\n", ret);
+		goto err_free_front;
+	}
 	front->desc_cache = kmem_cache_create("ecdma_desc",
 					      sizeof(struct ecdma_desc), 0, 0,
 					      NULL);

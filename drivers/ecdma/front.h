@@ -12,6 +12,7 @@
 #define _ECDMA_FRONT_H
 
 #include <linux/dmaengine.h>
+#include <linux/interrupt.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -154,6 +155,12 @@ struct ecdma_chan_stats {
 struct ecdma_front;
 struct ecdma_ec_xctx;
 
+/* a range of System RAM: [start, end) */
+struct ecdma_ram_range {
+	u64 start;
+	u64 end;
+};
+
 /**
  * struct ecdma_chan - one dmaengine channel = one EC verbs calc
  * @chan: the dmaengine channel
@@ -169,11 +176,16 @@ struct ecdma_ec_xctx;
  * @free: completed and acked descriptors, ready for prep
  * @submitted: cookie assigned, not yet posted, in cookie order
  * @posted: posted to @calc, ->done not run yet, in cookie order
+ * @callbacks: completed, callback not delivered yet, in cookie order
  * @completed: completed, waiting for the client's ack
  * @all: every descriptor of the channel (ecdma_desc.all_node)
  * @nr_desc: descriptors on @all
- * @nr_pending: descriptors submitted whose ->done has not finished
- * @posting: a CPU is posting @submitted; others leave it their entries
+ * @nr_pending: descriptors submitted and not retired (their callback, if
+ *	any, has not returned yet)
+ * @starved: a prep found no descriptor; the next issue_pending runs the
+ *	queued work inline whatever inline_issue says, so that a client
+ *	retrying prep with preemption off (async_tx) makes progress
+ * @cb_tasklet: delivers @callbacks, in order, outside the clients' calls
  * @active: a client holds the channel (between alloc_chan_resources and
  *	free_chan_resources); guarded by front->cfg_lock
  */
@@ -187,21 +199,25 @@ struct ecdma_chan {
 	void *fb_mem;
 
 	/*
-	 * Guards the descriptor lists, @nr_desc, @nr_pending, @posting, the
-	 * channel's cookies (chan.cookie, chan.completed_cookie, assigned
-	 * and completed in queue order) and the feed of chan.local.  Never
-	 * held across ecdma_ec_post(), ecdma_ec_progress() or a client
-	 * callback.  Taken with irqsave: prep may run with IRQs off.
+	 * Guards the descriptor lists, @nr_desc, @nr_pending, the channel's
+	 * cookies (chan.cookie, chan.completed_cookie, assigned and
+	 * completed in queue order) and the feed of chan.local.  Held
+	 * across ecdma_ec_post() (so that posting is one atomic step that no
+	 * preempted task can leave half done), never across
+	 * ecdma_ec_progress() or a client callback.  Taken with irqsave:
+	 * prep may run with IRQs off.
 	 */
 	spinlock_t lock;
 	struct list_head free;
 	struct list_head submitted;
 	struct list_head posted;
+	struct list_head callbacks;
 	struct list_head completed;
 	struct list_head all;
 	unsigned int nr_desc;
 	unsigned int nr_pending;
-	bool posting;
+	bool starved;
+	struct tasklet_struct cb_tasklet;
 	bool active;
 };
 
@@ -212,7 +228,9 @@ struct ecdma_chan {
  * @node: on one of @ch's lists (or none while the client holds it)
  * @all_node: on @ch->all
  * @result: VAL ops: where the sum_check_flags result goes
- * @err: the operation could not be run (bad address); it runs as a NOP
+ * @res: the result its callback gets
+ * @err: the operation could not be run (bad address, rejected by the
+ *	provider); it runs as a NOP
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @aborted: terminate_all: completes without callback
  * @mem: memory layout of @wr
@@ -225,6 +243,7 @@ struct ecdma_desc {
 	struct list_head node;
 	struct list_head all_node;
 	enum sum_check_flags *result;
+	struct dmaengine_result res;
 	int err;
 	bool aborted;
 	u64 t_submit;
@@ -254,6 +273,8 @@ struct ecdma_debugfs;
  * @dbg: debugfs state (debugfs.c), or NULL
  * @closing: ecdma_front_rechannel() is unregistering the front: clients
  *	cannot take channels any more; guarded by @cfg_lock
+ * @ram: System RAM at probe, sorted, merged: [start, end) pairs
+ * @nr_ram: ranges in @ram
  * @cfg_lock: see below
  * @nr_chans: channels in @chans
  * @chans: the channels
@@ -271,6 +292,8 @@ struct ecdma_front {
 	bool inline_issue;
 	struct ecdma_sysfs *sysfs;
 	struct ecdma_debugfs *dbg;
+	struct ecdma_ram_range *ram;
+	unsigned int nr_ram;
 	/*
 	 * Serialises configuration changes that need idle channels (sysfs
 	 * stores of caps/, algo, chan<N>/provider) against clients taking a
@@ -291,6 +314,11 @@ static inline struct ecdma_desc *to_ecdma_desc(struct dma_async_tx_descriptor *t
 {
 	return container_of(tx, struct ecdma_desc, txd);
 }
+
+/* dma_addr.c */
+int ecdma_front_ram_init(struct ecdma_front *front);
+void ecdma_front_ram_exit(struct ecdma_front *front);
+int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len);
 
 /* dma.c */
 int ecdma_front_probe(struct platform_device *pdev);

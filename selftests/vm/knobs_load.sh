@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every live sysfs tunable at each end of its accepted range (and back)
+# under sustained parallel md load: a RAID-6 of 8 disks written by six
+# 1 MiB sequential jobs (enough to exhaust the descriptor pools, the
+# condition that hung md with inline_issue=0) and a RAID-5 of 4 disks with
+# random writes, both with group_thread_cnt, fio verifying all along.
+# Each value must be accepted, md must keep going with ecdma carrying the
+# parity (counters move in every phase), and at the end fio must have
+# verified clean and both arrays check with mismatch_cnt 0.  The idle-only
+# settings are refused with EBUSY under the load and change nothing.
+. /ecdma/lib.sh
+D=$ECDMA_DEV
+phase_s=3
+dsize=40
+
+ops_sum() {
+	s=0
+	for op in xor xor_val pq pq_val memcpy; do
+		s=$((s + $(ecdma_ops $op)))
+	done
+	echo $s
+}
+
+# phase <attr> <value>: set it under load, hold it, check progress
+phase() {
+	name="load_$(echo "$1" | tr / _)_$2"
+	o0=$(ops_sum)
+	if ! err=$( (echo "$2" >"$D/$1") 2>&1); then
+		ktap_fail "$name # refused: $err"
+		return
+	fi
+	sleep $phase_s
+	if ! kill -0 "$fpid" 2>/dev/null; then
+		ktap_fail "$name # fio ended early"
+		return
+	fi
+	o1=$(ops_sum)
+	# stats/reset zeroes the counters: count from zero then
+	[ "$1" = stats/reset ] && o0=0
+	[ "$o1" -gt "$o0" ] && ktap_ok "$name # ops $((o1 - o0))" ||
+		ktap_fail "$name # no offloaded ops ($o0 -> $o1)"
+}
+
+# busy <attr> <value>: an idle-only setting is refused, nothing changes
+busy() {
+	before=$(cat "$D/$1")
+	err=$( (echo "$2" >"$D/$1") 2>&1)
+	after=$(cat "$D/$1")
+	if echo "$err" | grep -q busy && [ "$before" = "$after" ]; then
+		ktap_ok "load_refused_$(echo "$1" | tr / _)"
+	else
+		ktap_fail "load_refused_$(echo "$1" | tr / _) # err='$err' '$before' -> '$after'"
+	fi
+}
+
+modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
+brd_setup 12 $dsize
+mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=8 --chunk=64 \
+	--assume-clean --bitmap=none /dev/ram0 /dev/ram1 /dev/ram2 /dev/ram3 \
+	/dev/ram4 /dev/ram5 /dev/ram6 /dev/ram7 2>/tmp/mdadm.log ||
+	{ cat /tmp/mdadm.log; ktap_fail create_md0; ktap_exit; }
+mdadm --create /dev/md1 --run --quiet --level=5 --raid-devices=4 --chunk=64 \
+	--assume-clean --bitmap=none /dev/ram8 /dev/ram9 /dev/ram10 /dev/ram11 \
+	2>/tmp/mdadm.log || { cat /tmp/mdadm.log; ktap_fail create_md1; ktap_exit; }
+echo 0 >/sys/block/md0/md/rmw_level
+echo 2 >/sys/block/md0/md/group_thread_cnt
+echo 2 >/sys/block/md1/md/group_thread_cnt
+ktap_ok arrays_created
+
+# defaults, to come back to
+ii=$(cat $D/inline_issue)
+wb=$(cat $D/worker_budget)
+ib=$(cat $D/inline_budget)
+so=$(cat $D/section_ops)
+nt=$(cat $D/nt_threshold)
+ms=$(cat $D/max_src)
+nch=$(cat $D/channels)
+ncpu=$(nproc)
+
+# runs until stopped after the last phase (SIGINT: fio exits 128 then)
+fio --eta=never --ioengine=libaio --direct=1 --verify=crc32c \
+	--verify_fatal=1 --verify_backlog=64 --time_based --runtime=3600 \
+	--output=/tmp/fio.knobs.log \
+	--name=seq --filename=/dev/md0 --rw=write --bs=1m --iodepth=4 \
+	--numjobs=6 --size=$((dsize - 1))M --offset_increment=${dsize}M \
+	--name=rnd --filename=/dev/md1 --rw=randwrite --iodepth=16 \
+	--bssplit=4k/40:16k/40:64k/20 --size=$((dsize * 3 - 1))M \
+	>/dev/null 2>&1 &
+fpid=$!
+sleep 2
+
+pf0=$(ecdma_stat prep_full)
+phase inline_issue 0
+# hold it: pools run dry here, and that used to hang md
+sleep $((phase_s * 3))
+pf1=$(ecdma_stat prep_full)
+[ "$pf1" -gt "$pf0" ] && ktap_ok "inline_issue_0_pools_ran_dry # prep_full +$((pf1 - pf0))" ||
+	ktap_fail "inline_issue_0_pools_ran_dry # prep_full $pf0 -> $pf1: the load never exhausted a pool"
+phase inline_issue 1
+phase worker_budget 4096
+phase worker_budget 16777216
+phase worker_budget "$wb"
+phase inline_budget 4096
+phase inline_budget 16777216
+phase inline_budget "$ib"
+phase section_ops 1
+phase section_ops 4096
+phase section_ops "$so"
+phase nt_threshold 0
+phase nt_threshold 1073741824
+phase nt_threshold "$nt"
+phase pq_path gf
+phase pq_path lib
+phase pq_path auto
+phase xor_path gf
+phase xor_path lib
+phase xor_path auto
+phase max_src 2
+phase max_src "$ms"
+phase stats/reset 1
+i=0
+while [ $i -lt "$nch" ]; do
+	c=$(cat $D/chan$i/cpu)
+	phase chan$i/cpu $(((i + 1) % ncpu))
+	phase chan$i/cpu -1
+	phase chan$i/cpu "$c"
+	i=$((i + 1))
+done
+# all at their harshest at once, inline_issue 0 included
+echo 0 >$D/inline_issue
+echo 4096 >$D/worker_budget
+echo 4096 >$D/inline_budget
+phase section_ops 1
+echo "$ii" >$D/inline_issue
+echo "$wb" >$D/worker_budget
+echo "$ib" >$D/inline_budget
+echo "$so" >$D/section_ops
+
+busy channels 3
+busy algo generic
+busy caps/enable_xor 0
+
+# stop fio; a wedged array would keep it from ending
+kill -INT $fpid 2>/dev/null
+waited=0
+while kill -0 $fpid 2>/dev/null && [ $waited -lt 120 ]; do
+	sleep 1
+	waited=$((waited + 1))
+done
+wait $fpid
+frc=$?
+# every job ended without an error (verify errors included)
+jobs_ok=$(grep -c 'err= 0' /tmp/fio.knobs.log)
+if [ $waited -ge 120 ]; then
+	ktap_fail "fio_stopped # still running $waited s after SIGINT"
+elif { [ $frc = 0 ] || [ $frc = 128 ]; } && [ "$jobs_ok" = 7 ]; then
+	ktap_ok "fio_verify_clean_under_every_setting # rc $frc"
+else
+	cat /tmp/fio.knobs.log
+	ktap_fail "fio_verify_clean_under_every_setting # rc $frc, $jobs_ok of 7 jobs clean"
+fi
+mm0=$(md_check md0)
+mm1=$(md_check md1)
+[ "$mm0" = 0 ] && [ "$mm1" = 0 ] && ktap_ok check_mismatch_0 ||
+	ktap_fail "check_mismatch_0 # md0 $mm0 md1 $mm1"
+ktap_diag "errors: memcpy $(ecdma_stat memcpy_errors) xor $(ecdma_stat xor_errors) pq $(ecdma_stat pq_errors)"
+mdadm --stop /dev/md0 /dev/md1 >/dev/null 2>&1
+brd_teardown
+modprobe -r raid456
+ktap_check ecdma_unloads modprobe -r ecdma
+ktap_exit
