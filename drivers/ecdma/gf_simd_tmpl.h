@@ -406,7 +406,7 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 				unsigned int flags)
 {
 	size_t body = len & ~(size_t)(SIMD_VW - 1), off;
-	bool acc = flags & ECDMA_GF_ACC, nt = flags & ECDMA_GF_NT;
+	bool acc = flags & ECDMA_GF_ACC, nt, fence = false;
 	const u8 *t[ECDMA_SIMD_GROUP];
 	u8 *o[ECDMA_SIMD_GROUP];
 	int ord[ECDMA_EC_MAX_M];
@@ -427,6 +427,8 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 			o[n] = out[ord[j + n]];
 		}
 		sel = g + (S_(all_ones)(k, t[0]) ? 4 : 0);
+		/* NT per group: only where every output is vector aligned */
+		nt = flags & ECDMA_GF_NT;
 		for (n = 0; nt && n < g; n++)
 			if ((unsigned long)o[n] & (SIMD_VW - 1))
 				nt = false;
@@ -434,8 +436,10 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 			S_(pass_nt)(sel, body, k, t, in, o, acc);
 		else
 			S_(pass_r)(sel, body, k, t, in, o, acc);
+		/* an earlier group's NT stores need the fence all the same */
+		fence |= nt;
 	}
-	if (nt)
+	if (fence)
 		ecdma_sfence();
 	if (body < len)
 		S_(column)(body, len - body, k, mm, tbls, in, out, acc);
