@@ -75,6 +75,7 @@ const char *const ecdma_ec_stat_names[ECDMA_EC_STAT_NR] = {
 	[ECDMA_EC_STAT_WORKER_OPS] = "worker_ops",
 	[ECDMA_EC_STAT_INLINE_OPS] = "inline_ops",
 	[ECDMA_EC_STAT_INLINE_CALLS] = "inline_calls",
+	[ECDMA_EC_STAT_SECTIONS] = "sections",
 	[ECDMA_EC_STAT_FAST_PQ_BYTES] = "fast_pq_bytes",
 	[ECDMA_EC_STAT_FAST_XOR_BYTES] = "fast_xor_bytes",
 	[ECDMA_EC_STAT_GF_BYTES] = "gf_bytes",

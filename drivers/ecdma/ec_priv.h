@@ -226,6 +226,8 @@ int ecdma_ec_provider_list(char *buf);
  * @ECDMA_EC_STAT_WORKER_OPS: WRs finished by the provider's worker
  * @ECDMA_EC_STAT_INLINE_OPS: WRs finished by ecdma_ec_progress() callers
  * @ECDMA_EC_STAT_INLINE_CALLS: ecdma_ec_progress() calls that executed
+ * @ECDMA_EC_STAT_SECTIONS: execution sections run, by the worker and by
+ *	ecdma_ec_progress() callers (a big request spans several)
  * @ECDMA_EC_STAT_FAST_PQ_BYTES: bytes through lib/raid6
  * @ECDMA_EC_STAT_FAST_XOR_BYTES: bytes through xor_blocks()
  * @ECDMA_EC_STAT_GF_BYTES: bytes through a GF algo kernel
@@ -248,6 +250,7 @@ enum ecdma_ec_stat {
 	ECDMA_EC_STAT_WORKER_OPS,
 	ECDMA_EC_STAT_INLINE_OPS,
 	ECDMA_EC_STAT_INLINE_CALLS,
+	ECDMA_EC_STAT_SECTIONS,
 	ECDMA_EC_STAT_FAST_PQ_BYTES,
 	ECDMA_EC_STAT_FAST_XOR_BYTES,
 	ECDMA_EC_STAT_GF_BYTES,

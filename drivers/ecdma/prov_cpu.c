@@ -94,6 +94,7 @@ long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t)
 {
 	return READ_ONCE(ecdma_cpu_tunables[t]);
 }
+EXPORT_SYMBOL_GPL(ecdma_prov_cpu_tunable);	/* for the test modules */
 
 /**
  * ecdma_prov_cpu_tunable_set() - change a CPU provider tunable
@@ -532,6 +533,7 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 			break;
 	}
 	ecdma_ec_exec_fpu_put(x);
+	ecdma_ec_stat_add(calc, ECDMA_EC_STAT_SECTIONS, 1);
 
 	if (n) {
 		ecdma_ec_stat_add(calc, who, n);

@@ -1267,24 +1267,39 @@ out:
 	ktest_result(!bad, "inline_progress_preempt_and_irqs_off");
 }
 
-/* Inline progress from softirq (a timer). */
+/*
+ * Inline progress from softirq: a timer posts the requests to a calc whose
+ * worker is bound to the timer's CPU and calls ecdma_ec_progress() until
+ * they are done, all inside the one timer callback.  The worker cannot
+ * run on that CPU meanwhile, so every completion must come from progress
+ * in softirq; one that does nothing there leaves them to the worker later
+ * and fails the test.
+ */
 struct t_timer {
 	struct timer_list timer;
 	struct ecdma_ec_calc *calc;
-	struct t_async *a;
+	struct t_wr *tw;
 	int n;
 	int calls;
-	bool stop;
+	int done_in_softirq;
+	bool fired;
 };
 
 static void t_timer_fn(struct timer_list *t)
 {
 	struct t_timer *tt = from_timer(tt, t, timer);
+	struct t_async *a = tt->tw[0].a;
+	int i;
 
-	tt->calls++;
-	ecdma_ec_progress(tt->calc);
-	if (!READ_ONCE(tt->stop) && atomic_read(&tt->a->done) < tt->n)
-		mod_timer(&tt->timer, jiffies + 1);
+	tt->fired = true;
+	for (i = 0; i < tt->n; i++)
+		if (ecdma_ec_post(tt->calc, &tt->tw[i].wr))
+			return;
+	while (atomic_read(&a->done) < tt->n && tt->calls < 100000) {
+		tt->calls++;
+		ecdma_ec_progress(tt->calc);
+	}
+	tt->done_in_softirq = atomic_read(&a->done);
 }
 
 static void test_softirq_progress(void)
@@ -1296,9 +1311,10 @@ static void test_softirq_progress(void)
 	struct t_buf *b;
 	struct t_wr *tw;
 	struct t_async a;
-	int bad = 0, i;
+	int bad = 0, i, cpu = cpumask_first(cpu_online_mask);
+	char diag[64];
 
-	calc = t_calc(5, 3, ECDMA_EC_MATRIX_CAUCHY, false, N, -1);
+	calc = t_calc(5, 3, ECDMA_EC_MATRIX_CAUCHY, false, N, cpu);
 	tw = kcalloc(N, sizeof(*tw), GFP_KERNEL);
 	b = t_buf_alloc(8, 8192, true);
 	if (IS_ERR(calc) || !tw || !b) {
@@ -1308,28 +1324,32 @@ static void test_softirq_progress(void)
 	ktest_mem(&mem, b->sge, 5, b->sge + 5, 3, 8192);
 	t_async_init(&a);
 	tt.calc = calc;
-	tt.a = &a;
+	tt.tw = tw;
 	tt.n = N;
-	timer_setup(&tt.timer, t_timer_fn, 0);
+	timer_setup_on_stack(&tt.timer, t_timer_fn, 0);
 	for (i = 0; i < N; i++) {
 		tw[i].a = &a;
 		tw[i].seq = i;
 		tw[i].wr.opcode = ECDMA_EC_OP_ENCODE;
 		tw[i].wr.mem = &mem;
 		tw[i].wr.done = t_done;
-		T_CHECK(!ecdma_ec_post(calc, &tw[i].wr));
 	}
-	mod_timer(&tt.timer, jiffies);
+	tt.timer.expires = jiffies + 1;
+	add_timer_on(&tt.timer, cpu);
 	T_CHECK(t_wait(&a, N));
-	WRITE_ONCE(tt.stop, true);
 	del_timer_sync(&tt.timer);
-	T_CHECK(!a.order_bad && !a.twice && tt.calls > 0);
+	destroy_timer_on_stack(&tt.timer);
+	T_CHECK(tt.fired);
+	T_CHECK(tt.done_in_softirq == N);
+	T_CHECK(!a.order_bad && !a.twice);
 out:
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
 	t_buf_free(b);
 	kfree(tw);
-	ktest_result(!bad, "softirq_progress");
+	snprintf(diag, sizeof(diag), "%d of %d done in softirq, %d progress calls",
+		 tt.done_in_softirq, N, tt.calls);
+	ktest_result_diag(!bad, "softirq_progress", diag);
 }
 
 /* Work runs on the affinity_hint CPU when no one progresses inline. */
@@ -1796,33 +1816,77 @@ static void test_overflow(void)
 	ktest_result(!bad, "inflight_overflow");
 }
 
-/* Big requests split over many sections and executors. */
+/*
+ * A big request split over many sections and over both executors: posted
+ * with preemption off on the CPU its worker is bound to, one inline
+ * progress call runs its first section, then the worker runs the rest,
+ * picking it up where the inline section left it.
+ */
 static void test_big(void)
 {
+	int cpu = cpumask_first(cpu_online_mask);
+	size_t len = 1024 * 1024 + 333;
+	long wb = ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET);
+	long ib = ecdma_prov_cpu_tunable(ECDMA_CPU_INLINE_BUDGET);
 	struct ecdma_ec_calc *calc;
 	struct ecdma_ec_mem mem;
 	struct t_buf *b, *ref;
-	size_t len = 1024 * 1024 + 333;
+	struct t_async a;
+	struct t_wr tw = { };
+	u64 *v = kcalloc(ECDMA_EC_STAT_NR, sizeof(*v), GFP_KERNEL);
+	u64 need;
 	int bad = 0, j;
+	char diag[96] = "";
 
-	calc = t_calc(12, 3, ECDMA_EC_MATRIX_CAUCHY, false, 4, -1);
+	calc = t_calc(12, 3, ECDMA_EC_MATRIX_CAUCHY, false, 4, cpu);
 	b = t_buf_alloc(15, len, false);
 	ref = t_buf_alloc(3, len, true);
-	if (IS_ERR(calc) || !b || !ref) {
+	if (IS_ERR(calc) || !b || !ref || !v) {
 		bad++;
 		goto out;
 	}
 	ktest_ref(len, 12, 3, ecdma_ec_calc_matrix(calc), b->b, ref->b, false);
 	ktest_mem(&mem, b->sge, 12, b->sge + 12, 3, len);
-	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
+	t_async_init(&a);
+	tw.a = &a;
+	tw.wr.opcode = ECDMA_EC_OP_ENCODE;
+	tw.wr.mem = &mem;
+	tw.wr.done = t_done;
+
+	/* on the worker's CPU: it cannot run until preempt_enable() */
+	T_CHECK(!set_cpus_allowed_ptr(current, cpumask_of(cpu)));
+	preempt_disable();
+	T_CHECK(!ecdma_ec_post(calc, &tw.wr));
+	T_CHECK(!ecdma_ec_progress(calc));	/* a section, nothing completed */
+	preempt_enable();
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	T_CHECK(t_wait(&a, 1));
+	T_CHECK(!tw.status);
 	for (j = 0; j < 3; j++)
 		T_CHECK(!memcmp(b->b[12 + j], ref->b[j], len));
+
+	ecdma_ec_calc_stats(calc, v);
+	/*
+	 * A section touches its budget in bytes of blocks (15 blocks of len
+	 * here), plus at most one more unit of each block: so this many
+	 * sections at least, one of them inline.
+	 */
+	wb += 15 * ECDMA_EC_FAST_LEN_ALIGN;
+	ib += 15 * ECDMA_EC_FAST_LEN_ALIGN;
+	need = 1 + DIV_ROUND_UP(15 * len - min_t(u64, ib, 15 * len), wb);
+	T_CHECK(v[ECDMA_EC_STAT_INLINE_CALLS] == 1);
+	T_CHECK(v[ECDMA_EC_STAT_SECTIONS] >= need);
+	T_CHECK(v[ECDMA_EC_STAT_WORKER_OPS] == 1 && !v[ECDMA_EC_STAT_INLINE_OPS]);
+	snprintf(diag, sizeof(diag), "%llu sections (>= %llu), %llu inline",
+		 v[ECDMA_EC_STAT_SECTIONS], need, v[ECDMA_EC_STAT_INLINE_CALLS]);
 out:
 	t_buf_free(b);
 	t_buf_free(ref);
+	kfree(v);
 	if (!IS_ERR(calc))
 		ecdma_ec_dealloc_calc(calc);
-	ktest_result(!bad, "big_request_split_over_sections");
+	ktest_result_diag(!bad, "big_request_split_over_sections_and_executors",
+			  diag);
 }
 
 /* The counters account for what ran, and the fast paths are taken. */
