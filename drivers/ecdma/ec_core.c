@@ -35,6 +35,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/error-injection.h>
 #include <linux/export.h>
 #include <linux/hardirq.h>
 #include <linux/list.h>
@@ -319,6 +320,8 @@ err_free_calc:
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_alloc_calc);
+/* fail_function may make it fail with -ENOMEM and the like (tests) */
+ALLOW_ERROR_INJECTION(ecdma_ec_alloc_calc, ERRNO);
 
 /* Deliver @list (completed, own status) then cancel @cancel, in order. */
 static void ecdma_ec_flush(struct ecdma_ec_calc *calc, struct list_head *list,

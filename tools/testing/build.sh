@@ -5,7 +5,7 @@
 # output tree, so builds for several kernels (or several developers) never
 # share object files.
 #
-# Usage: tools/testing/build.sh <kver-tag|abi> [outdir] [kbuild args...]
+# Usage: tools/testing/build.sh <kver-tag|abi|debug> [outdir] [kbuild args...]
 #   outdir defaults to build/<abi>.  Prints nothing but kbuild's output;
 #   exits non-zero on any compiler or sparse warning when W=1/C=1 are given.
 set -euo pipefail
@@ -13,11 +13,18 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tag=${1:?usage: build.sh <kver> [outdir] [kbuild args]}
 shift
-abi=$(awk -v t="$tag" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
-abi=${abi:-$tag}
+if [ "$tag" = debug ]; then
+	# the debug kernel (tools/testing/debug-kernel.sh): its own O= tree
+	dbg=$("$top/tools/testing/debug-kernel.sh" --path) || exit 2
+	abi=$(cat "$dbg/release")
+	kdir=$dbg/build
+else
+	abi=$(awk -v t="$tag" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
+	abi=${abi:-$tag}
+	kdir=/usr/src/linux-headers-$abi
+fi
 out=${1:-$top/build/$abi}
 [ $# -gt 0 ] && shift
-kdir=/usr/src/linux-headers-$abi
 [ -f "$kdir/Makefile" ] || { echo "build.sh: no headers for $abi in $kdir (run make deps)" >&2; exit 2; }
 
 mkdir -p "$out"

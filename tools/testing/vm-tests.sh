@@ -3,10 +3,15 @@
 #
 # Run the guest test suite (selftests/vm/tests.list) in QEMU for every
 # pinned kernel with -cpu max (AVX2), plus one run with the plain qemu64 CPU
-# so the scalar fallbacks are covered, and one boot with swiotlb=force where
-# ecdma must refuse to load.  Builds the modules first.
+# so the scalar fallbacks are covered, one boot with swiotlb=force where
+# ecdma must refuse to load, and the whole suite once more on the debug
+# kernel (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
+# debugging, fault injection) with preempt=full, ending with a kmemleak
+# scan.  Builds the modules (and the debug kernel, once) first.
 #
-# Usage: vm-tests.sh [--counts FILE] [kernel-tag...]
+# Usage: vm-tests.sh [--counts FILE] [run...]
+#   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
+#   6.1:swiotlb or debug:max:preempt=full; default: all of the above
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,33 +21,43 @@ if [ "${1:-}" = --counts ]; then
 	counts=$2
 	shift 2
 fi
-tags=("$@")
-[ ${#tags[@]} -gt 0 ] || mapfile -t tags < <(awk '!/^#/ && NF == 3 { print $1 }' tools/testing/kernels)
 mapfile -t tests < <(grep -v -E '^#|^$' selftests/vm/tests.list | sed 's|^|selftests/vm/|')
 
-runs=()
-for t in "${tags[@]}"; do
-	runs+=("$t:max")
-done
-runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb")
+runs=("$@")
+if [ ${#runs[@]} -eq 0 ]; then
+	mapfile -t tags < <(awk '!/^#/ && NF == 3 { print $1 }' tools/testing/kernels)
+	for t in "${tags[@]}"; do
+		runs+=("$t:max")
+	done
+	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "debug:max:preempt=full")
+fi
 
 rc=0
 for r in "${runs[@]}"; do
 	tag=${r%%:*}
-	cpu=${r#*:}
+	rest=${r#*:}
+	cpu=${rest%%:*}
+	append=
+	[ "$rest" = "$cpu" ] || append=${rest#*:}
+	t0=$(date +%s)
 	if ! tools/testing/build.sh "$tag" >/dev/null; then
 		echo "not ok build_$tag"
 		[ -z "$counts" ] || echo "0 1 0" >>"$counts"
 		rc=1
 		continue
 	fi
-	echo "# VM run: kernel $tag, cpu $cpu"
+	echo "# VM run: kernel $tag, cpu $cpu${append:+, $append} (build $(($(date +%s) - t0)) s)"
 	if [ "$cpu" = swiotlb ]; then
 		# DMA bounce buffers forced: ecdma must refuse to register
 		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --append swiotlb=force \
 			-- selftests/vm/refuse_swiotlb.sh)
+	elif [ "$tag" = debug ]; then
+		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
+			--timeout 2400 --append "$append" -- "${tests[@]}" \
+			selftests/vm/kmemleak.sh)
 	else
-		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" -- "${tests[@]}")
+		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
+			--append "$append" -- "${tests[@]}")
 	fi
 	vrc=$?
 	printf '%s\n' "$out" | grep -v '^# ECDMA-COUNTS'

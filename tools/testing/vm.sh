@@ -19,12 +19,14 @@ cache=${ECDMA_CACHE:-$top/.cache}
 usage() {
 	cat <<EOF
 usage: vm.sh [options] [--] script...
-  --kernel TAG     kernel tag or ABI from tools/testing/kernels (default 6.1)
+  --kernel TAG     kernel tag or ABI from tools/testing/kernels (default 6.1),
+                   or "debug" for the debug kernel (debug-kernel.sh)
   --cpu MODEL      QEMU CPU model: max (AVX2, default) or qemu64 (no AVX)
   --build DIR      built tree from tools/testing/build.sh (default build/<abi>)
   --timeout SEC    whole-run timeout (default 1200)
   --out DIR        where to keep console.log and ktap.log (default: temp)
   --append ARGS    extra kernel command line
+  --mem MIB        guest memory (default 2048; 3072 for the debug kernel)
   --quiet          print only the KTAP summary, not the guest output
 Scripts are guest shell scripts (selftests/vm/*.sh); they run in order.
 EOF
@@ -36,6 +38,7 @@ build=
 timeout_s=1200
 out=
 append=
+mem=
 quiet=
 scripts=()
 while [ $# -gt 0 ]; do
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; scripts+=("$@"); break ;;
@@ -55,9 +59,18 @@ while [ $# -gt 0 ]; do
 done
 [ ${#scripts[@]} -gt 0 ] || { echo "vm.sh: no test scripts given" >&2; exit 2; }
 
-abi=$(awk -v t="$kernel" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
-abi=${abi:-$kernel}
-kimg=$cache/kernel-$abi
+if [ "$kernel" = debug ]; then
+	dbg=$("$top/tools/testing/debug-kernel.sh" --path) || exit 2
+	abi=$(cat "$dbg/release")
+	kimg=$dbg/root
+	# KASAN's shadow and kmemleak's metadata need room
+	mem=${mem:-3072}
+else
+	abi=$(awk -v t="$kernel" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
+	abi=${abi:-$kernel}
+	kimg=$cache/kernel-$abi
+fi
+mem=${mem:-2048}
 build=${build:-$top/build/$abi}
 [ -f "$kimg/.done" ] || { echo "vm.sh: kernel $abi not unpacked (run make deps)" >&2; exit 2; }
 [ -d "$build" ] || { echo "vm.sh: no build tree $build (run tools/testing/build.sh $kernel)" >&2; exit 2; }
@@ -119,6 +132,7 @@ depmod -b "$root" "$abi"
 
 # --- tests ---
 cp "$top/selftests/vm/lib.sh" "$root/ecdma/lib.sh"
+cp "$top/selftests/vm/modlog.sh" "$root/ecdma/modlog.sh"
 i=0
 for s in "${scripts[@]}"; do
 	i=$((i + 1))
@@ -137,6 +151,9 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t debugfs debugfs /sys/kernel/debug
 ln -s /proc/self/fd /dev/fd
+# log module loads for kmemleak.sh (kernels with CONFIG_UEVENT_HELPER)
+: >/tmp/modlog
+[ -w /proc/sys/kernel/hotplug ] && echo /ecdma/modlog.sh >/proc/sys/kernel/hotplug
 # Test output goes to the second serial port; kernel messages to the first.
 exec >/dev/ttyS1 2>&1
 echo
@@ -166,7 +183,7 @@ esac
 : >"$out/ktap.log"
 start=$(date +%s)
 set +e
-timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu "$cpuarg" -smp 2 -m 2048 \
+timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu "$cpuarg" -smp 2 -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 slub_debug=FZPU oops=panic $append" \

@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Allocation and prep failures, injected with the kernel's fault injection
+# (kernels with CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC and
+# CONFIG_FAIL_FUNCTION: the debug kernel; skipped elsewhere):
+#
+# - every allocation of a probe, one at a time: /proc/self/fail-nth makes
+#   the n-th allocation of the task that writes "channels" fail (that
+#   store unregisters the front and probes it again), for n = 1, 2, ...
+#   until a store runs with nothing failed.  Each store must fail cleanly
+#   (the old channels come back) or succeed;
+# - the same for "algo" (every channel's calc is rebuilt);
+# - module load with slab allocations failing at random: it loads and
+#   works, or fails and leaves nothing loaded;
+# - prep under md load with descriptor allocations failing (fail_function
+#   on ecdma_desc_new): async_tx retries, parity stays right, offloaded;
+# - calc allocation failing (fail_function on ecdma_ec_alloc_calc) for
+#   "channels" and "algo": the store fails, nothing changes.
+#
+# After each part ecdma must work (the dmaengine client test passes).
+# Warnings, KASAN reports and lockdep splats fail the run through the
+# console check; leaks are counted by kmemleak.sh at the end of the run.
+. /ecdma/lib.sh
+D=$ECDMA_DEV
+dbg=/sys/kernel/debug
+FS=$dbg/failslab
+FP=$dbg/fail_page_alloc
+FF=$dbg/fail_function
+if [ ! -d $FS ] || [ ! -d $FP ] || [ ! -d $FF ] || [ ! -e /proc/self/fail-nth ]; then
+	ktap_skip fault_injection "kernel without fault injection"
+	ktap_exit
+fi
+
+# Only tasks that ask (make-it-fail, fail-nth) see failures, GFP_KERNEL
+# allocations included; no stack dumps on the console.
+for f in $FS $FP; do
+	echo Y >$f/task-filter
+	echo N >$f/ignore-gfp-wait
+	echo 0 >$f/verbose
+	echo 0 >$f/probability
+done
+echo N >$FP/ignore-gfp-highmem
+
+# works: the front is registered, and a dmaengine client of it passes
+works() {
+	[ -d $D/stats/chan0 ] || return 1
+	modprobe ecdma_dma_client_test >/dev/null 2>&1 || return 1
+	rmmod ecdma_dma_client_test
+}
+
+# store_nth <attr> <value> <n>: write <value> to <attr> with the n-th
+# allocation of the writing process failing; prints "hit" when the
+# failure was injected, "miss" when the process never made n allocations
+# (fail-nth reads 0 once it fired; opening it may itself be the n-th)
+store_nth() {
+	(
+		echo "$3" >/proc/self/fail-nth
+		echo "$2" >"$D/$1"
+		v=
+		read -r v </proc/self/fail-nth
+		[ "$v" = 0 ] && echo hit || echo miss
+	) 2>/dev/null
+}
+
+# sweep <attr> <value> <restore> <read-attr> <old>: store_nth for n = 1, 2,
+# ... until a miss.  After every store <read-attr> reads <value> (then
+# <restore> is written back) or <old>; anything else is a broken error
+# path.  Prints "ok|bad <n> <stores refused>".
+sweep() {
+	n=1
+	failed=0
+	while [ $n -le 3000 ]; do
+		r=$(store_nth "$1" "$2" $n)
+		cur=$(cat "$D/$4" 2>/dev/null)
+		if [ "$cur" = "$2" ]; then
+			echo "$3" >"$D/$1" || break
+		elif [ "$cur" = "$5" ]; then
+			failed=$((failed + 1))
+		else
+			break
+		fi
+		[ "$(cat "$D/$4" 2>/dev/null)" = "$5" ] || break
+		if [ "$r" = miss ]; then
+			echo "ok $n $failed"
+			return
+		fi
+		n=$((n + 1))
+	done
+	echo "bad $n $failed"
+}
+
+# sweep_report <name> <sweep output>
+sweep_report() {
+	name=$1
+	shift
+	if [ "$1" = ok ]; then
+		ktap_ok "$name # $(($2 - 1)) allocations, $3 stores refused"
+	else
+		ktap_fail "$name # broke at allocation $2"
+	fi
+}
+
+# refused_on <attr> <value> <read-attr> <old>: with the fail_function
+# armed for one failure, the store fails and <read-attr> still reads <old>
+refused_on() {
+	echo 1 >$FF/times
+	err=$( (echo "$2" >"$D/$1") 2>&1)
+	ktap_diag "$1 $2: ${err:-accepted}"
+	[ -n "$err" ] && [ "$(cat "$D/$3")" = "$4" ]
+}
+
+modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+nch=$(cat $D/channels)
+
+# every allocation of a probe
+sweep_report probe_each_allocation_fails_cleanly \
+	$(sweep channels $((nch + 1)) "$nch" channels "$nch")
+ktap_check works_after_probe_sweep works
+
+# every allocation of rebuilding the calcs for another algo
+algo=$(cat $D/algo_active)
+if [ "$algo" = generic ]; then
+	ktap_skip algo_each_allocation_fails_cleanly "generic is the only algo"
+else
+	sweep_report algo_each_allocation_fails_cleanly \
+		$(sweep algo generic auto algo_active "$algo")
+fi
+ktap_check works_after_algo_sweep works
+
+# calc allocation failing once: the store fails, nothing changes
+echo ecdma_ec_alloc_calc >$FF/inject
+echo -12 >$FF/ecdma_ec_alloc_calc/retval
+echo 100 >$FF/probability
+echo 0 >$FF/interval
+echo 0 >$FF/verbose
+ktap_check channels_refused_on_calc_failure \
+	refused_on channels $((nch + 1)) channels "$nch"
+ktap_check algo_refused_on_calc_failure \
+	refused_on algo generic algo_active "$algo"
+echo >$FF/inject
+ktap_check works_after_calc_failures works
+
+# prep with descriptor allocations failing, under md load
+modprobe raid456 || ktap_fail load_raid456
+brd_setup 6 16
+mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=6 \
+	--chunk=16 --assume-clean --bitmap=none /dev/ram0 /dev/ram1 /dev/ram2 \
+	/dev/ram3 /dev/ram4 /dev/ram5 2>/dev/null
+echo 0 >/sys/block/md0/md/rmw_level
+echo ecdma_desc_new >$FF/inject
+echo 30 >$FF/probability
+echo -1 >$FF/times
+pf0=$(ecdma_stat prep_full)
+pq0=$(ecdma_ops pq)
+fio --name=f --filename=/dev/md0 --rw=randwrite --bs=64k --size=32M \
+	--ioengine=libaio --iodepth=16 --direct=1 --verify=crc32c \
+	--do_verify=1 --verify_fatal=1 --numjobs=2 --offset_increment=32M \
+	--output=/tmp/fio.fa.log --eta=never >/dev/null 2>&1
+frc=$?
+echo >$FF/inject
+ktap_check "prep_failures_md_verify # rc $frc" [ $frc = 0 ]
+ktap_check "prep_failures_seen # prep_full $pf0 -> $(ecdma_stat prep_full)" \
+	[ "$(ecdma_stat prep_full)" -gt "$pf0" ]
+ktap_check prep_failures_offloaded [ "$(ecdma_ops pq)" -gt "$pq0" ]
+ktap_check prep_failures_mismatch_0 [ "$(md_check md0)" = 0 ]
+mdadm --stop /dev/md0 >/dev/null 2>&1
+brd_teardown
+modprobe -r raid456
+modprobe -r ecdma || ktap_fail unload_ecdma
+
+# module load with slab allocations failing at random (one per load)
+loaded=0
+refused=0
+bad=0
+echo 2 >$FS/probability
+i=0
+while [ $i -lt 12 ]; do
+	echo 1 >$FS/times
+	if sh -c 'echo 1 >/proc/self/make-it-fail; exec modprobe ecdma' 2>/dev/null; then
+		loaded=$((loaded + 1))
+		works || bad=$((bad + 1))
+		modprobe -r ecdma || bad=$((bad + 1))
+	else
+		refused=$((refused + 1))
+		grep -q '^ecdma ' /proc/modules && bad=$((bad + 1))
+	fi
+	i=$((i + 1))
+done
+echo 0 >$FS/probability
+ktap_check "load_with_failing_allocations # loaded $loaded, refused $refused" [ $bad = 0 ]
+ktap_exit
