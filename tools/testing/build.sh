@@ -14,8 +14,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tag=${1:?usage: build.sh <kver> [outdir] [kbuild args]}
 shift
 if [ "$tag" = debug ]; then
-	# the debug kernel (tools/testing/debug-kernel.sh): its own O= tree
-	dbg=$("$top/tools/testing/debug-kernel.sh" --path) || exit 2
+	# the debug kernel (tools/testing/debug-kernel.sh builds it once, if
+	# needed): its own O= tree
+	dbg=$("$top/tools/testing/debug-kernel.sh") || exit 2
 	abi=$(cat "$dbg/release")
 	kdir=$dbg/build
 else
