@@ -28,6 +28,10 @@ usage: vm.sh [options] [--] script...
   --append ARGS    extra kernel command line
   --mem MIB        guest memory (default 2048; 3072 for the debug kernel)
   --quiet          print only the KTAP summary, not the guest output
+  --bench          boot without slub_debug (benchmarks: its allocation
+                   tracking makes every slab allocation a stack walk)
+  --bin PATH       also copy this host binary (and its libraries) into the
+                   guest, e.g. /usr/bin/perf for profiling; repeatable
 Scripts are guest shell scripts (selftests/vm/*.sh); they run in order.
 EOF
 }
@@ -41,6 +45,8 @@ append=
 mem=
 quiet=
 scripts=()
+extra_bins=()
+slub=slub_debug=FZPU
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -51,6 +57,8 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
+	--bench) slub=; shift ;;
+	--bin) extra_bins+=("$2"); shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; scripts+=("$@"); break ;;
 	-*) echo "vm.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -85,7 +93,8 @@ mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt,root,lib64,ecdma/tests,e
 
 # --- userspace: busybox + dynamically linked tools with their libraries ---
 cp /bin/busybox "$root/bin/busybox"
-for b in /sbin/mdadm /usr/bin/fio /usr/sbin/nvme /bin/kmod /usr/bin/rdma; do
+for b in /sbin/mdadm /usr/bin/fio /usr/sbin/nvme /bin/kmod /usr/bin/rdma \
+	${extra_bins[@]+"${extra_bins[@]}"}; do
 	[ -x "$b" ] || continue
 	mkdir -p "$root$(dirname "$b")"
 	cp -L "$b" "$root$b"
@@ -186,7 +195,7 @@ set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu "$cpuarg" -smp 2 -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
-	-append "console=ttyS0 panic=-1 slub_debug=FZPU oops=panic $append" \
+	-append "console=ttyS0 panic=-1 $slub oops=panic $append" \
 	-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
 	</dev/null >"$out/qemu.log" 2>&1
 qrc=$?
