@@ -67,6 +67,8 @@ static_assert(ECDMA_XLATE_SUM_Q == SUM_CHECK_Q_RESULT);
 static_assert(__same_type(dma_addr_t, u64));
 
 static dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx);
+static void ecdma_chan_post(struct ecdma_chan *ch);
+static void ecdma_chan_progress(struct ecdma_chan *ch);
 static void ecdma_wr_done(struct ecdma_ec_wr *wr);
 
 /*
@@ -243,6 +245,19 @@ static dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	list_add_tail(&d->node, &ch->submitted);
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending + 1);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/*
+	 * Spreading (policy.c): start it now on the idlest CPU's worker, so
+	 * that it runs while the client prepares the next operation.  Order
+	 * is kept: posting takes everything submitted, oldest first.
+	 */
+	if (READ_ONCE(ch->front->spread)) {
+		int cpu = READ_ONCE(ch->front->spare_cpu);
+
+		if (!READ_ONCE(ch->pinned) && cpu >= 0)
+			ecdma_ec_calc_set_cpu(ch->calc, cpu);
+		ecdma_chan_post(ch);
+		ecdma_ec_kick(ch->calc);
+	}
 	return cookie;
 }
 
@@ -271,14 +286,14 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	while ((d = list_first_entry_or_null(&ch->submitted,
 					     struct ecdma_desc, node))) {
-		ret = ecdma_ec_post(ch->calc, &d->wr);
+		ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
 		if (ret && !ecdma_post_transient(ret)) {
 			dev_err_ratelimited(ch->front->dev,
 					    "chan%u: EC provider rejected an operation (%d); it will not run\n",
 					    ch->idx, ret);
 			d->err = d->err ?: ret;
 			ecdma_desc_nop(d);
-			ret = ecdma_ec_post(ch->calc, &d->wr);
+			ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
 		}
 		if (ret)
 			break;
@@ -558,13 +573,19 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 		return;
 	ecdma_chan_post(ch);
 	/*
-	 * Without inline_issue the provider's worker runs it, unless a prep
+	 * Without inline_issue, or while the offload policy spreads to
+	 * another CPU, the provider's worker runs it; except when a prep
 	 * found the pool empty: async_tx then retries prep + issue_pending
 	 * with preemption off, maybe on the worker's CPU, and never calls
 	 * tx_status, so only this call can make room.
 	 */
-	if (READ_ONCE(ch->front->inline_issue) || READ_ONCE(ch->starved))
+	if (READ_ONCE(ch->starved) ||
+	    (READ_ONCE(ch->front->inline_issue) &&
+	     !(READ_ONCE(ch->front->spread) &&
+	       READ_ONCE(ch->front->spare_cpu) != raw_smp_processor_id())))
 		ecdma_chan_progress(ch);
+	/* posted without waking the worker: wake it for what is left */
+	ecdma_ec_kick(ch->calc);
 }
 
 static enum dma_status ecdma_tx_status(struct dma_chan *chan,
@@ -579,6 +600,7 @@ static enum dma_status ecdma_tx_status(struct dma_chan *chan,
 		return status;
 	ecdma_chan_post(ch);
 	ecdma_chan_progress(ch);
+	ecdma_ec_kick(ch->calc);
 	return ecdma_cookie_status(chan, cookie, txstate);
 }
 
@@ -606,6 +628,7 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	ecdma_chan_post(ch);
+	ecdma_ec_kick(ch->calc);
 	return 0;
 }
 
@@ -620,6 +643,7 @@ static void ecdma_chan_drain(struct ecdma_chan *ch)
 	while (READ_ONCE(ch->nr_pending)) {
 		ecdma_chan_post(ch);
 		ecdma_chan_progress(ch);
+		ecdma_ec_kick(ch->calc);
 		if (!READ_ONCE(ch->nr_pending))
 			break;
 		if (time_after(jiffies, warn_at)) {
@@ -924,6 +948,7 @@ static void ecdma_front_unregister(struct ecdma_front *front)
 	unsigned long flags;
 	unsigned int i;
 
+	ecdma_policy_stop(front);
 	WRITE_ONCE(front->core_stats, false);
 	for (i = 0; i < front->nr_chans; i++) {
 		spin_lock_irqsave(&front->chans[i].lock, flags);
@@ -1084,6 +1109,7 @@ int ecdma_front_probe(struct platform_device *pdev)
 	front->dev = dev;
 	front->prov = prov;
 	front->inline_issue = true;
+	front->offload = ECDMA_OFFLOAD_AUTO;
 	mutex_init(&front->cfg_lock);
 	front->nr_chans = nr;
 	for (i = 0; i < nr; i++) {
@@ -1144,6 +1170,9 @@ int ecdma_front_probe(struct platform_device *pdev)
 		goto err_unregister;
 	}
 
+	ret = ecdma_policy_start(front);
+	if (ret)
+		goto err_unregister;
 	platform_set_drvdata(pdev, front);
 	ret = ecdma_sysfs_init(front);
 	if (ret) {

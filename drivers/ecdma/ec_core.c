@@ -487,7 +487,8 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_stats);
  * outstanding (for a polling calc: not yet reaped); -ESHUTDOWN while the
  * calc is being deallocated.
  */
-int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
+static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
+			   bool may_kick)
 {
 	unsigned long flags;
 	bool kick = false;
@@ -510,7 +511,7 @@ int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 		wr->result = 0;
 		calc->inflight++;
 		list_add_tail(&wr->node, &calc->pending);
-		kick = !calc->owned;
+		kick = may_kick && !calc->owned;
 	}
 	spin_unlock_irqrestore(&calc->lock, flags);
 
@@ -519,7 +520,59 @@ int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 	preempt_enable();
 	return ret;
 }
+
+int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
+{
+	return __ecdma_ec_post(calc, wr, true);
+}
 EXPORT_SYMBOL_GPL(ecdma_ec_post);
+
+/**
+ * ecdma_ec_post_nokick() - queue a work request, leaving the executor asleep
+ * @calc: the calc
+ * @wr: the request, as for ecdma_ec_post()
+ *
+ * As ecdma_ec_post(), but the provider's worker is not woken: the caller
+ * runs the work itself (ecdma_ec_progress()) or wakes the worker
+ * (ecdma_ec_kick()) afterwards, and must do one of them.  Saves a worker
+ * wake-up for callers that execute inline anyway.
+ *
+ * Context: Any context.
+ * Return: as ecdma_ec_post().
+ */
+int ecdma_ec_post_nokick(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
+{
+	return __ecdma_ec_post(calc, wr, false);
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_post_nokick);
+
+/**
+ * ecdma_ec_kick() - have the provider execute what is pending
+ * @calc: the calc
+ *
+ * Wakes the provider's worker if requests are pending and no executor owns
+ * the calc (an owner kicks it itself when it leaves work behind).  Cheap
+ * when there is nothing to do.
+ *
+ * Context: Any context.
+ */
+void ecdma_ec_kick(struct ecdma_ec_calc *calc)
+{
+	unsigned long flags;
+	bool kick;
+
+	if (list_empty_careful(&calc->pending))
+		return;
+	/* until the kick: dealloc's synchronize_rcu() waits for it */
+	preempt_disable();
+	spin_lock_irqsave(&calc->lock, flags);
+	kick = !calc->owned && !calc->dead && !list_empty(&calc->pending);
+	spin_unlock_irqrestore(&calc->lock, flags);
+	if (kick)
+		calc->prov->ops->kick(calc);
+	preempt_enable();
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_kick);
 
 /* Context of an ecdma_ec_post_sync() waiter. */
 struct ecdma_ec_sync {
@@ -613,6 +666,29 @@ int ecdma_ec_poll(struct ecdma_ec_calc *calc, int budget)
 	return n;
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_poll);
+
+/**
+ * ecdma_ec_calc_set_cpu() - move a calc's execution to another CPU
+ * @calc: the calc
+ * @cpu: an online CPU, or -1 for no preference
+ *
+ * The provider runs the calc's work on @cpu from its next kick on (the
+ * attribute's affinity_hint, changed live).  Work already queued finishes
+ * where it is; order is kept either way.
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for a CPU that is not possible.
+ */
+int ecdma_ec_calc_set_cpu(struct ecdma_ec_calc *calc, int cpu)
+{
+	if (cpu < -1 || cpu >= (int)nr_cpu_ids ||
+	    (cpu >= 0 && !cpu_possible(cpu)))
+		return -EINVAL;
+	if (READ_ONCE(calc->affinity) != cpu)
+		WRITE_ONCE(calc->affinity, cpu);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_set_cpu);
 
 /**
  * ecdma_ec_progress() - execute pending work in the caller's context

@@ -18,6 +18,7 @@
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
+#include <linux/timer.h>
 #include <linux/version.h>
 
 #include <ecdma/ec.h>
@@ -26,7 +27,7 @@
 
 #define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
 #define ECDMA_DESC_INIT		32	/* descriptors allocated per channel at probe */
-#define ECDMA_DESC_MAX		256	/* ... grown with GFP_NOWAIT up to this */
+#define ECDMA_DESC_MAX		1024	/* ... grown with GFP_NOWAIT up to this */
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
 
@@ -185,6 +186,8 @@ struct ecdma_ram_range {
  * @starved: a prep found no descriptor; the next issue_pending runs the
  *	queued work inline whatever inline_issue says, so that a client
  *	retrying prep with preemption off (async_tx) makes progress
+ * @pinned: the user set the worker's CPU (chan<N>/cpu); the offload
+ *	policy does not move it
  * @cb_tasklet: delivers @callbacks, in order, outside the clients' calls
  * @active: a client holds the channel (between alloc_chan_resources and
  *	free_chan_resources); guarded by front->cfg_lock
@@ -217,6 +220,7 @@ struct ecdma_chan {
 	unsigned int nr_desc;
 	unsigned int nr_pending;
 	bool starved;
+	bool pinned;
 	struct tasklet_struct cb_tasklet;
 	bool active;
 };
@@ -255,6 +259,16 @@ struct ecdma_desc {
 struct ecdma_sysfs;
 struct ecdma_debugfs;
 
+/* The offload policy, see policy.c */
+enum ecdma_offload {
+	ECDMA_OFFLOAD_AUTO,
+	ECDMA_OFFLOAD_ALWAYS,
+	ECDMA_OFFLOAD_NEVER,
+	ECDMA_OFFLOAD_NR,
+};
+
+extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
+
 /**
  * struct ecdma_front - the dmaengine provider on the platform device
  * @dma: the dmaengine device; freed by its ->device_release
@@ -269,6 +283,18 @@ struct ecdma_debugfs;
  *	cleared before unregistering, read under the channel lock
  * @inline_issue: issue_pending also runs queued work inline (tx_status
  *	always does); sysfs tunable, read locklessly
+ * @offload: the offload policy (policy.c), sysfs tunable
+ * @align: the copy/xor/pq alignment the provider needs (log2)
+ * @accepting: the alignments are @align, not the decline value
+ * @spread: post at submit and run on @spare_cpu's worker
+ * @policy_stop: the policy timer must not rearm
+ * @spare_cpu: the CPU that was most idle in the last window, or -1
+ * @spare_pct: its idle share of the window (percent)
+ * @policy_switches: accept/decline switches so far
+ * @spread_windows: windows spent spreading
+ * @sample_wall: time of the last sample (us)
+ * @sample_idle: idle+iowait us of each CPU at the last sample
+ * @policy_timer: samples every ECDMA_POLICY_MS (deferrable)
  * @sysfs: sysfs counters (sysfs.c)
  * @dbg: debugfs state (debugfs.c), or NULL
  * @closing: ecdma_front_rechannel() is unregistering the front: clients
@@ -290,6 +316,19 @@ struct ecdma_front {
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 	bool core_stats;
 	bool inline_issue;
+	/* the offload policy (policy.c); all but @offload owned by its timer */
+	enum ecdma_offload offload;
+	enum dmaengine_alignment align;
+	bool accepting;
+	bool spread;
+	bool policy_stop;
+	int spare_cpu;
+	unsigned int spare_pct;
+	unsigned long policy_switches;
+	unsigned long spread_windows;
+	u64 sample_wall;
+	u64 *sample_idle;
+	struct timer_list policy_timer;
 	struct ecdma_sysfs *sysfs;
 	struct ecdma_debugfs *dbg;
 	struct ecdma_ram_range *ram;
@@ -321,6 +360,10 @@ void ecdma_front_ram_exit(struct ecdma_front *front);
 int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len);
 
 /* dma.c */
+int ecdma_policy_start(struct ecdma_front *front);
+void ecdma_policy_stop(struct ecdma_front *front);
+void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
+
 int ecdma_front_probe(struct platform_device *pdev);
 void ecdma_front_remove(struct platform_device *pdev);
 void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);

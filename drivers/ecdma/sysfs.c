@@ -366,7 +366,9 @@ static ssize_t cpu_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (cpu < -1 || (cpu >= 0 && (cpu >= nr_cpu_ids || !cpu_online(cpu))))
 		return -EINVAL;
 	mutex_lock(&ch->front->cfg_lock);
-	WRITE_ONCE(ch->calc->affinity, cpu);
+	/* pinned: the offload policy leaves it there; -1 unpins */
+	WRITE_ONCE(ch->pinned, cpu >= 0);
+	ecdma_ec_calc_set_cpu(ch->calc, cpu);
 	mutex_unlock(&ch->front->cfg_lock);
 	return count;
 }
@@ -600,6 +602,48 @@ static ssize_t inline_issue_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(inline_issue);
 
+static ssize_t offload_show(struct device *dev,
+			    struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  ecdma_offload_names[READ_ONCE(front->offload)]);
+}
+
+/* Live: applied at the policy's next window (policy.c) */
+static ssize_t offload_store(struct device *dev,
+			     struct device_attribute *attr,
+			     const char *buf, size_t count)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	int mode;
+
+	mode = sysfs_match_string(ecdma_offload_names, buf);
+	if (mode < 0)
+		return -EINVAL;
+	ecdma_policy_set_mode(front, mode);
+	return count;
+}
+static DEVICE_ATTR_RW(offload);
+
+/* What the policy does now, and why */
+static ssize_t offload_state_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf,
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu\n",
+			  READ_ONCE(front->accepting) ? "accept" : "decline",
+			  READ_ONCE(front->spread),
+			  READ_ONCE(front->spare_cpu),
+			  READ_ONCE(front->spare_pct),
+			  READ_ONCE(front->policy_switches),
+			  READ_ONCE(front->spread_windows));
+}
+static DEVICE_ATTR_RO(offload_state);
+
 /* CPU provider tunables: live, from the next execution section */
 struct ecdma_tunable_attr {
 	struct device_attribute attr;
@@ -758,6 +802,8 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_algo.attr,
 	&dev_attr_algo_active.attr,
 	&dev_attr_inline_issue.attr,
+	&dev_attr_offload.attr,
+	&dev_attr_offload_state.attr,
 	&dev_attr_worker_budget.attr.attr,
 	&dev_attr_inline_budget.attr.attr,
 	&dev_attr_section_ops.attr.attr,

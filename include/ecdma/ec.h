@@ -226,9 +226,12 @@ const u8 *ecdma_ec_calc_matrix(const struct ecdma_ec_calc *calc);
 
 /* Generic work requests */
 int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr);
+int ecdma_ec_post_nokick(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr);
+void ecdma_ec_kick(struct ecdma_ec_calc *calc);
 int ecdma_ec_post_sync(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr);
 int ecdma_ec_poll(struct ecdma_ec_calc *calc, int budget);
 bool ecdma_ec_progress(struct ecdma_ec_calc *calc);
+int ecdma_ec_calc_set_cpu(struct ecdma_ec_calc *calc, int cpu);
 
 /* Verbs-shaped wrappers */
 int ecdma_ec_encode_async(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,

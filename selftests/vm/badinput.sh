@@ -7,7 +7,7 @@
 # reaches the console (no WARN).
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 kmod_ktap ecdma_badinput_test badinput
 ktap_check ecdma_unloads_after_badinput modprobe -r ecdma
 ktap_exit

@@ -9,7 +9,7 @@
 # block=, depth=) may be given as arguments.
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 kmod_ktap ecdma_ec_bench bench "$@"
 ktap_check ecdma_unloads_after_bench modprobe -r ecdma
 ktap_exit

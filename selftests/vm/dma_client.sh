@@ -10,7 +10,7 @@
 # posts).  Needs the channels free: runs before async_tx holds them.
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 for ii in 1 0; do
 	echo $ii >"$ECDMA_DEV/inline_issue"
 	e0=$(ecdma_stat memcpy_errors)

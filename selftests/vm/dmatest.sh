@@ -8,7 +8,7 @@
 # show the operations ran on ecdma.
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 nchan=$(ls -d /sys/class/dma/dma*chan* 2>/dev/null | while read -r c; do
 	[ "$(basename "$(readlink -f "$c/device")")" = ecdma ] && echo "$c"
 done | wc -l)

@@ -7,7 +7,7 @@
 # here, followed by checks of its summary line and of a clean unload.
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 # its counters test checks the lib/raid6 and xor_blocks() fast paths are
 # taken where they fit; "auto" may have measured the GF algo faster
 echo lib >$ECDMA_DEV/pq_path

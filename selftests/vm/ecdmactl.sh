@@ -47,7 +47,7 @@ rc unknown_command_exit_1 1 ecdmactl frobnicate
 rc bad_option_exit_1 1 ecdmactl --frob status
 rc fake_root_exit_2 2 ecdmactl --sysfs-root /nonexistent status
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 rc status_exit_0 0 ecdmactl status
 ktap_check status_shows_channels grep -q channels /tmp/ecdmactl.out
 json status_json status

@@ -110,7 +110,7 @@ refused_on() {
 	[ -n "$err" ] && [ "$(cat "$D/$3")" = "$4" ]
 }
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 nch=$(cat $D/channels)
 
 # every allocation of a probe

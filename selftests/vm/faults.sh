@@ -8,7 +8,7 @@
 . /ecdma/lib.sh
 
 dbg=/sys/kernel/debug/ecdma
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 [ -w "$dbg/fault_every_n" ] || { ktap_fail fault_knob_present; ktap_exit; }
 if [ "$(cat $dbg/fault_every_n)" = 0 ] && [ "$(cat $dbg/fault_rate_ppm)" = 0 ]; then

@@ -9,7 +9,7 @@
 
 cpu=/sys/devices/system/cpu/cpu1/online
 [ -w $cpu ] || { ktap_skip cpu_hotplug "no hot-pluggable cpu1"; ktap_exit; }
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 dur=30
 [ -n "${ecdma_soak:-}" ] && dur=$((ecdma_soak / 3))

@@ -55,7 +55,7 @@ busy() {
 	fi
 }
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 brd_setup 12 $dsize
 mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=8 --chunk=64 \
@@ -129,6 +129,23 @@ while [ $i -lt "$nch" ]; do
 	phase chan$i/cpu "$c"
 	i=$((i + 1))
 done
+# The offload policy.  never: async_tx asks and is told no, so md computes
+# everything on its own CPUs and nothing reaches ecdma.  auto: decided by
+# the CPUs' idle time every 10 ms (under this load mostly declining).
+echo never >$D/offload
+sleep 1
+o0=$(ops_sum)
+sleep $phase_s
+o1=$(ops_sum)
+st=$(cat $D/offload_state)
+[ "$o1" -eq "$o0" ] && kill -0 "$fpid" 2>/dev/null &&
+	ktap_ok "load_offload_never_declines # $st" ||
+	ktap_fail "load_offload_never_declines # ops $o0 -> $o1, $st"
+echo auto >$D/offload
+sleep $phase_s
+kill -0 "$fpid" 2>/dev/null && ktap_ok "load_offload_auto # $(cat $D/offload_state)" ||
+	ktap_fail "load_offload_auto # fio ended early"
+phase offload always
 # all at their harshest at once, inline_issue 0 included
 echo 0 >$D/inline_issue
 echo 4096 >$D/worker_budget

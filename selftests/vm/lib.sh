@@ -47,6 +47,14 @@ ktap_exit() {
 # sysfs path of the ecdma platform device
 ECDMA_DEV=/sys/devices/platform/ecdma
 
+# ecdma_load: load ecdma with the offload policy "always", so that every
+# operation async_tx may offload goes to ecdma, whatever the load: the
+# tests assert that the offload happened.  ("auto", the default, declines
+# while every CPU is busy; knobs_load.sh and md_raid.sh cover it.)
+ecdma_load() {
+	modprobe ecdma && echo always >"$ECDMA_DEV/offload"
+}
+
 # ecdma_stat <file>: a counter under the device's stats directory (0 if absent)
 ecdma_stat() {
 	cat "$ECDMA_DEV/stats/$1" 2>/dev/null || echo 0

@@ -9,7 +9,7 @@
 # otherwise async_tx silently ran them on the CPU and the test proves nothing.
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail "load_ecdma"; ktap_exit; }
+ecdma_load || { ktap_fail "load_ecdma"; ktap_exit; }
 modprobe raid456 || { ktap_fail "load_raid456"; ktap_exit; }
 
 # expect_moved <tag> <before> <after> <what>
@@ -115,6 +115,45 @@ md_scenario 5 17 4 8
 md_scenario 6 5 512 32 0
 md_scenario 6 8 64 16 1
 md_scenario 6 18 128 8 0
+
+# The offload policy: "never" declines (async_tx computes on md's own CPU,
+# nothing but the GF products of recovery reaches ecdma) and md stays
+# correct; "auto" (the default) switches between accepting and declining
+# every 10 ms and md stays correct through it.
+md_policy() {
+	echo "$1" >"$ECDMA_DEV/offload"
+	sleep 1
+	brd_setup 8 16
+	mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=8 \
+		--chunk=64 --assume-clean --bitmap=none /dev/ram0 /dev/ram1 \
+		/dev/ram2 /dev/ram3 /dev/ram4 /dev/ram5 /dev/ram6 /dev/ram7 \
+		2>/tmp/mdadm.log || { cat /tmp/mdadm.log; ktap_fail "policy_$1_create"; return; }
+	echo 0 >/sys/block/md0/md/rmw_level
+	w0=$(($(ecdma_ops pq) + $(ecdma_ops memcpy) + $(ecdma_ops xor)))
+	ktap_check "policy_$1_fio_write_verify" fio_job write 48M 128k
+	w1=$(($(ecdma_ops pq) + $(ecdma_ops memcpy) + $(ecdma_ops xor)))
+	mm=$(md_check md0)
+	[ "$mm" = 0 ] && ktap_ok "policy_$1_check_mismatch_0" ||
+		ktap_fail "policy_$1_check_mismatch_0 # mismatch_cnt=$mm"
+	mdadm /dev/md0 --fail /dev/ram2 --remove /dev/ram2 >/dev/null 2>&1
+	mdadm /dev/md0 --fail /dev/ram5 --remove /dev/ram5 >/dev/null 2>&1
+	ktap_check "policy_$1_degraded_verify" fio_verify_only 48M 128k
+	if [ "$1" = never ]; then
+		[ "$w1" -eq "$w0" ] && ktap_ok "policy_never_write_declined" ||
+			ktap_fail "policy_never_write_declined # $((w1 - w0)) ops came"
+		grep -q '^decline' "$ECDMA_DEV/offload_state" &&
+			ktap_ok "policy_never_state # $(cat "$ECDMA_DEV/offload_state")" ||
+			ktap_fail "policy_never_state # $(cat "$ECDMA_DEV/offload_state")"
+	else
+		st=$(cat "$ECDMA_DEV/offload_state")
+		ktap_ok "policy_$1_state # write ops $((w1 - w0)), $st"
+	fi
+	mdadm --stop /dev/md0 >/dev/null 2>&1
+	brd_teardown
+}
+md_policy never
+md_policy auto
+echo always >"$ECDMA_DEV/offload"
 modprobe -r raid456
 modprobe -r ecdma
 ktap_exit

@@ -13,7 +13,7 @@
 # dmatest must come before anything loads async_tx (tests.list).
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 D=$ECDMA_DEV
 
 # --- calibration at load, and "auto" -----------------------------------

@@ -8,7 +8,7 @@
 # recovery and validation ops ran on ecdma.
 . /ecdma/lib.sh
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe async_raid6_recov || { ktap_fail load_async_raid6_recov; ktap_exit; }
 bp=$(ecdma_ops pq) bx=$(ecdma_ops xor) bv=$(ecdma_ops pq_val)
 dmesg -c >/dev/null

@@ -16,7 +16,7 @@ if [ -n "${ecdma_soak:-}" ]; then
 	dur=$ecdma_soak
 	dsize=64
 fi
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 echo 100000 >/proc/sys/dev/raid/speed_limit_min
 brd_setup 12 "$dsize"

@@ -46,7 +46,7 @@ EBUSY="busy"
 EACCES="Permission denied"
 
 async_unload
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 
 # read-only files exist and read
 ro_ok=1
@@ -67,7 +67,7 @@ ktap_check providers_lists_cpu grep -q '^cpu ' "$D/providers"
 
 # read-only attributes refuse writes
 for f in providers algo_active caps/ops caps/max_xor \
-	stats/pq_ops chan0/dma_chan; do
+	stats/pq_ops chan0/dma_chan offload_state; do
 	bad "$f" 1 "$EACCES"
 done
 
@@ -75,6 +75,13 @@ done
 good inline_issue 0
 good inline_issue 1
 bad inline_issue maybe "$EINVAL"
+good offload never
+good offload auto
+bad offload sometimes "$EINVAL"
+good offload always
+# the timer applies it within a window
+sleep 1
+ktap_check offload_always_accepts grep -q '^accept spread=0' "$D/offload_state"
 wb=$(cat $D/worker_budget)
 good worker_budget 65536
 bad worker_budget 0 "$EINVAL"

@@ -10,7 +10,7 @@
 
 dbg=/sys/kernel/debug/ecdma
 
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 dur=15
 [ -n "${ecdma_soak:-}" ] && dur=$((ecdma_soak / 3))
 kmod_ktap ecdma_torture torture threads=4 calcs=6 duration_s="$dur"

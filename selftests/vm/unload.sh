@@ -40,7 +40,7 @@ kmalloc_active() {
 }
 
 brd_setup 4 8
-modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 md_create 6 || { ktap_fail md_create; ktap_exit; }
 ktap_check md_write_verify fio_rw
@@ -78,7 +78,7 @@ i=0
 before=
 while [ $i -lt $cycles ]; do
 	lvl=$((5 + i % 2))
-	if ! modprobe ecdma || ! modprobe raid456 || ! md_create $lvl; then
+	if ! ecdma_load || ! modprobe raid456 || ! md_create $lvl; then
 		ktap_diag "cycle $i: setup failed"
 		ok=0
 		break
