@@ -470,23 +470,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_stats);
 /* Posting and completion                                                 */
 /* ---------------------------------------------------------------------- */
 
-/**
- * ecdma_ec_post() - queue a work request
- * @calc: the calc
- * @wr: the request; owned by the core until its ->done runs
- *
- * Validates @wr (see ecdma_ec_validate_wr() for the rules) and queues it
- * behind the calc's earlier requests; the provider executes it
- * asynchronously.  wr->status and wr->result are set before ->done runs.
- * Never sleeps and never allocates.  On error nothing is queued and
- * neither @calc nor @wr is changed.
- *
- * Context: Any context (hardirq, preemption or interrupts disabled).
- * Return: 0; -EINVAL for a malformed request; -EOPNOTSUPP for an opcode
- * the provider lacks; -EOVERFLOW when max_inflight requests are already
- * outstanding (for a polling calc: not yet reaped); -ESHUTDOWN while the
- * calc is being deallocated.
- */
+/* ecdma_ec_post(), waking the provider's worker only if @may_kick */
 static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
 			   bool may_kick)
 {
@@ -521,6 +505,23 @@ static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
 	return ret;
 }
 
+/**
+ * ecdma_ec_post() - queue a work request
+ * @calc: the calc
+ * @wr: the request; owned by the core until its ->done runs
+ *
+ * Validates @wr (see ecdma_ec_validate_wr() for the rules) and queues it
+ * behind the calc's earlier requests; the provider executes it
+ * asynchronously.  wr->status and wr->result are set before ->done runs.
+ * Never sleeps and never allocates.  On error nothing is queued and
+ * neither @calc nor @wr is changed.
+ *
+ * Context: Any context (hardirq, preemption or interrupts disabled).
+ * Return: 0; -EINVAL for a malformed request; -EOPNOTSUPP for an opcode
+ * the provider lacks; -EOVERFLOW when max_inflight requests are already
+ * outstanding (for a polling calc: not yet reaped); -ESHUTDOWN while the
+ * calc is being deallocated.
+ */
 int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 {
 	return __ecdma_ec_post(calc, wr, true);
