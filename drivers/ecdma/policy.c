@@ -17,9 +17,10 @@
  *    an operation is aligned for it (is_dma_*_aligned(), read on every
  *    call) and runs anything that is not synchronously on the caller's
  *    CPU, exactly as without a DMA channel.  Declining raises the
- *    copy/xor/pq alignment to ECDMA_ALIGN_DECLINE, which no md operation
- *    meets.  What async_tx offloads without asking (the GF products of
- *    RAID-6 recovery, interrupts) still comes, and runs inline.
+ *    copy and pq alignment to ECDMA_ALIGN_DECLINE, which no md operation
+ *    meets.  XOR cannot be declined (async_xor() WARNs then), nor what
+ *    async_tx offloads without asking (the GF products of RAID-6
+ *    recovery, interrupts): those still come, and run inline.
  *
  * "always" accepts everything and executes as inline_issue says (the
  * behaviour before this policy); "never" declines everything it can.
@@ -78,8 +79,12 @@ static void ecdma_policy_set(struct ecdma_front *front, bool accept)
 	if (READ_ONCE(front->accepting) == accept)
 		return;
 	/* async_tx reads these locklessly on every call */
+	/*
+	 * Not XOR: async_xor() and async_xor_val() WARN when a channel
+	 * exists and they must compute synchronously, so XOR (RAID5 parity,
+	 * and the XORs inside RAID-6 check and recovery) is always taken.
+	 */
 	WRITE_ONCE(dma->copy_align, a);
-	WRITE_ONCE(dma->xor_align, a);
 	WRITE_ONCE(dma->pq_align, a);
 	WRITE_ONCE(front->accepting, accept);
 	front->policy_switches++;
