@@ -340,7 +340,7 @@ static void test_callbacks_outside_client_calls(void)
 
 /*
  * Preempted poster.  Task A (normal priority) issues pending work; a
- * kprobe on ecdma_ec_post(), which posting calls, wakes task B (FIFO, same
+ * kprobe on ecdma_ec_post_nokick(), which posting calls, wakes task B (FIFO, same
  * CPU) through an irq_work, so B preempts A in the middle of posting (with
  * preempt=full).  B submits its own op and spins on tx_status with
  * preemption off, as async_tx does: it must complete without A running.
@@ -373,7 +373,7 @@ static int c_pp_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 static struct kprobe c_pp_probe = {
-	.symbol_name = "ecdma_ec_post",
+	.symbol_name = "ecdma_ec_post_nokick",
 	.pre_handler = c_pp_pre,
 };
 
