@@ -86,7 +86,12 @@ static noinline struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch,
 {
 	struct ecdma_desc *d;
 
-	d = kmem_cache_zalloc(ch->front->desc_cache, gfp);
+	/*
+	 * kmalloc, not a cache of our own: a kmem_cache per front would be
+	 * created at every re-probe (channels, algo stores), and a failed
+	 * kmem_cache_create() dumps a stack on the console.
+	 */
+	d = kzalloc(sizeof(*d), gfp);
 	if (!d)
 		return NULL;
 	d->ch = ch;
@@ -703,7 +708,7 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	list_for_each_entry_safe(d, n, &trim, node)
-		kmem_cache_free(ch->front->desc_cache, d);
+		kfree(d);
 
 	mutex_lock(&ch->front->cfg_lock);
 	ch->active = false;
@@ -884,7 +889,7 @@ static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 	}
 	tasklet_kill(&ch->cb_tasklet);
 	list_for_each_entry_safe(d, n, &ch->all, all_node)
-		kmem_cache_free(front->desc_cache, d);
+		kfree(d);
 	kvfree(ch->fb_mem);
 	free_percpu(ch->stats);
 }
@@ -915,7 +920,6 @@ static void ecdma_front_free(struct ecdma_front *front)
 	for (i = 0; i < front->nr_chans; i++)
 		ecdma_chan_destroy(front, &front->chans[i]);
 	ecdma_front_ram_exit(front);
-	kmem_cache_destroy(front->desc_cache);
 	ecdma_ec_provider_put(front->prov);
 	kfree(front->dbg);
 	kfree(front);
@@ -1134,13 +1138,6 @@ int ecdma_front_probe(struct platform_device *pdev)
 	ret = ecdma_front_ram_init(front);
 	if (ret) {
 		dev_err(dev, "cannot read the System RAM ranges: %d\n", ret);
-		goto err_free_front;
-	}
-	front->desc_cache = kmem_cache_create("ecdma_desc",
-					      sizeof(struct ecdma_desc), 0, 0,
-					      NULL);
-	if (!front->desc_cache) {
-		ret = -ENOMEM;
 		goto err_free_front;
 	}
 	ecdma_front_init_dma(front);

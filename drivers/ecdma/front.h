@@ -275,7 +275,6 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @dev: the bound platform device
  * @prov: EC verbs provider executing the channels' calcs
  * @caps: its capabilities
- * @desc_cache: descriptor slab
  * @max_desc: descriptors per channel at most (= the calcs' max_inflight)
  * @calc_k: data blocks of the calcs, the most sources of one operation
  * @calc_matrix: the calcs' own calc_k x 2 matrix
@@ -310,7 +309,6 @@ struct ecdma_front {
 	struct device *dev;
 	struct ecdma_ec_provider *prov;
 	struct ecdma_ec_caps caps;
-	struct kmem_cache *desc_cache;
 	unsigned int max_desc;
 	unsigned int calc_k;
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
