@@ -69,6 +69,17 @@ md_destroy
 modprobe -r raid456
 ktap_check refcnt_0_after_md_stop_and_raid456_removed \
 	[ "$(cat /sys/module/ecdma/refcnt)" = 0 ]
+# DMA-API debugging (the debug kernel): with every client gone, no mapping
+# made for ecdma's device is left, i.e. every completed descriptor released
+# its unmap data.  (The warnings dma-debug prints stop after the first
+# error, so this count is what still sees leaks late in a run.)
+dump=/sys/kernel/debug/dma-api/dump
+if [ -r $dump ]; then
+	n=$(grep -c '^ecdma ' $dump)
+	ktap_check "no_dma_mappings_left # $n of $(wc -l <$dump) for ecdma" [ "$n" = 0 ]
+else
+	ktap_skip no_dma_mappings_left "kernel without DMA-API debugging"
+fi
 ktap_check rmmod_after_teardown rmmod ecdma
 
 cycles=10
