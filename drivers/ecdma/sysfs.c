@@ -1004,7 +1004,8 @@ static void ecdma_sysfs_free(struct ecdma_front *front)
 	struct ecdma_sysfs *sysfs = front->sysfs;
 	unsigned int i;
 
-	for (i = 0; i < front->nr_chans; i++) {
+	/* either array may be missing: init failed allocating it */
+	for (i = 0; sysfs->cfg && sysfs->chans && i < front->nr_chans; i++) {
 		if (!IS_ERR_OR_NULL(sysfs->cfg[i]))
 			kobject_put(&sysfs->cfg[i]->kobj);
 		if (!IS_ERR_OR_NULL(sysfs->chans[i]))
