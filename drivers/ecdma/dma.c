@@ -483,6 +483,22 @@ static void ecdma_wr_done(struct ecdma_ec_wr *wr)
 
 /* Prep callbacks: never sleep, copy every argument, NULL only when full */
 
+/*
+ * A prep that finds no descriptor has still been handed the client's
+ * mappings, and async_tx unmaps them at once to compute on the CPU
+ * without ever calling dma_mapping_error() itself: check them here as an
+ * accepted operation's are (ecdma_addr_to_cpu()), or DMA-API debugging
+ * reports a mapping nobody checked.
+ */
+static void ecdma_prep_full(struct ecdma_chan *ch, dma_addr_t one,
+			    const dma_addr_t *more, unsigned int n)
+{
+	if (one)
+		dma_mapping_error(ch->front->dev, one);
+	while (more && n--)
+		dma_mapping_error(ch->front->dev, *more++);
+}
+
 static struct dma_async_tx_descriptor *
 ecdma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
 		  size_t len, unsigned long flags)
@@ -490,8 +506,10 @@ ecdma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d = ecdma_desc_get(ch);
 
-	if (!d)
+	if (!d) {
+		ecdma_prep_full(ch, dst, &src, 1);
 		return NULL;
+	}
 	return ecdma_desc_prepare(ch, d,
 				  ecdma_xlate_memcpy(&d->x, dst, src, len),
 				  flags, NULL);
@@ -504,8 +522,10 @@ ecdma_prep_xor(struct dma_chan *chan, dma_addr_t dst, dma_addr_t *src,
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d = ecdma_desc_get(ch);
 
-	if (!d)
+	if (!d) {
+		ecdma_prep_full(ch, dst, src, src_cnt);
 		return NULL;
+	}
 	return ecdma_desc_prepare(ch, d,
 				  ecdma_xlate_xor(&d->x, dst, src, src_cnt, len),
 				  flags, NULL);
@@ -519,8 +539,10 @@ ecdma_prep_xor_val(struct dma_chan *chan, dma_addr_t *src,
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d = ecdma_desc_get(ch);
 
-	if (!d)
+	if (!d) {
+		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
+	}
 	return ecdma_desc_prepare(ch, d,
 				  ecdma_xlate_xor_val(&d->x, src, src_cnt, len),
 				  flags, result);
@@ -534,8 +556,11 @@ ecdma_prep_pq(struct dma_chan *chan, dma_addr_t *dst, dma_addr_t *src,
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d = ecdma_desc_get(ch);
 
-	if (!d)
+	if (!d) {
+		ecdma_prep_full(ch, 0, dst, 2);
+		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
+	}
 	return ecdma_desc_prepare(ch, d,
 				  ecdma_xlate_pq(&d->x, dst, src, src_cnt, scf,
 						 len, flags),
@@ -550,8 +575,11 @@ ecdma_prep_pq_val(struct dma_chan *chan, dma_addr_t *pq, dma_addr_t *src,
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d = ecdma_desc_get(ch);
 
-	if (!d)
+	if (!d) {
+		ecdma_prep_full(ch, 0, pq, 2);
+		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
+	}
 	return ecdma_desc_prepare(ch, d,
 				  ecdma_xlate_pq_val(&d->x, pq, src, src_cnt,
 						     scf, len, flags),
