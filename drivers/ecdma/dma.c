@@ -1252,7 +1252,8 @@ void ecdma_front_remove(struct platform_device *pdev)
  * Only while no client holds a channel; clients trying to take one
  * meanwhile fail (alloc_chan_resources returns -EBUSY) until the new
  * channels are registered.  If the new front does not come up the old
- * channel count is tried again.  Counters restart from zero.
+ * channel count is tried again.  Counters and the channels' own settings
+ * restart from their defaults; inline_issue and offload are kept.
  *
  * Context: process context, holding device_lock(&pdev->dev), and not from
  * a sysfs file that the front removes unless its active protection is
@@ -1263,8 +1264,9 @@ void ecdma_front_remove(struct platform_device *pdev)
 int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 {
 	struct ecdma_front *front = platform_get_drvdata(pdev);
+	enum ecdma_offload offload;
 	unsigned int i, old;
-	bool idle;
+	bool idle, inline_issue;
 	int ret;
 
 	device_lock_assert(&pdev->dev);
@@ -1282,14 +1284,24 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	if (!idle)
 		return -EBUSY;
 
+	/* the front-wide settings survive; counters and per-channel ones do not */
 	old = front->nr_chans;
+	inline_issue = READ_ONCE(front->inline_issue);
+	offload = READ_ONCE(front->offload);
 	ecdma_front_remove(pdev);
 	ecdma_nr_chans_req = nr;
 	ret = ecdma_front_probe(pdev);
 	if (ret) {
 		ecdma_nr_chans_req = old;
-		if (ecdma_front_probe(pdev))
+		if (ecdma_front_probe(pdev)) {
 			dev_err(&pdev->dev, "cannot register the channels again; reload ecdma\n");
+			return ret;
+		}
+	}
+	front = platform_get_drvdata(pdev);
+	if (front) {
+		WRITE_ONCE(front->inline_issue, inline_issue);
+		ecdma_policy_set_mode(front, offload);
 	}
 	return ret;
 }

@@ -141,7 +141,15 @@ ktap_check stats_reset good_reset
 
 # idle-only stores, while idle
 nch=$(cat $D/channels)
+off0=$(cat $D/offload)
+echo never >$D/offload
+echo 0 >$D/inline_issue
 good channels 3
+# front-wide settings survive the new registration
+ktap_check channels_keep_offload [ "$(cat $D/offload)" = never ]
+ktap_check channels_keep_inline_issue [ "$(cat $D/inline_issue)" = 0 ]
+echo "$off0" >$D/offload
+echo 1 >$D/inline_issue
 ktap_check channels_3_registered test -d $D/stats/chan2 -a ! -d $D/stats/chan3
 ktap_check channels_3_dmaengine test "$(ls -d /sys/class/dma/dma*chan* | wc -l)" -ge 3
 good channels 2
