@@ -339,11 +339,12 @@ static void test_callbacks_outside_client_calls(void)
 }
 
 /*
- * Preempted poster.  Task A (normal priority) issues pending work; a
- * kprobe on ecdma_ec_post_nokick(), which posting calls, wakes task B (FIFO, same
- * CPU) through an irq_work, so B preempts A in the middle of posting (with
- * preempt=full).  B submits its own op and spins on tx_status with
- * preemption off, as async_tx does: it must complete without A running.
+ * Preempted poster.  Task A (normal priority) submits and issues work; a
+ * kprobe on ecdma_ec_post_nokick(), which posting calls, wakes task B
+ * (FIFO, same CPU) through an irq_work, so B preempts A as soon as it can
+ * in posting (with preempt=full).  B submits its own op and spins on
+ * tx_status with preemption off, as async_tx does: it must complete
+ * without A running.
  */
 struct c_pp {
 	struct task_struct *a;
@@ -390,14 +391,15 @@ static int c_pp_a(void *data)
 	struct c_pp *pp = data;
 	dma_cookie_t ck;
 
+	/* armed across submit too: while spreading, tx_submit posts */
+	pp->armed = true;
 	ck = c_submit(dmaengine_prep_dma_memcpy(c_chan, c_dma[5], c_dma[6],
 						C_LEN, DMA_CTRL_ACK), NULL);
-	if (ck > 0) {
-		pp->armed = true;
+	if (ck > 0)
 		dma_async_issue_pending(c_chan);
-		pp->armed = false;
+	pp->armed = false;
+	if (ck > 0)
 		c_wait(ck);
-	}
 	complete(&pp->a_done);
 	while (!kthread_should_stop())
 		schedule_timeout_interruptible(HZ / 10);
