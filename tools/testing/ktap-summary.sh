@@ -32,7 +32,16 @@ tr -d '\r' <"$ktap" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$ktap.clean"
 # first unmap comes at completion).  Only a whole warning block ("cut
 # here" to "end trace") with that message *and* async_tx frames is
 # dropped; it is counted in the summary.  Anything else DMA-API says fails.
+#
+# Inside a fault injection window (fault_alloc.sh marks it on the console)
+# the kernel's reports of the failures injected there are expected too:
+# warn_alloc's "page allocation failure" and "vmalloc error", each up to
+# the end of its stack ("</TASK>").  Warnings (WARNING:, cut here) are not.
 tr -d '\r' <"$console" | awk -v known="$console.known" '
+/ecdma-test: fault injection window open/ { window = 1 }
+/ecdma-test: fault injection window closed/ { window = 0 }
+window && !inblk && /page allocation failure:|vmalloc error:/ { inalloc = 1; next }
+inalloc { if ($0 ~ /<\/TASK>/) inalloc = 0; next }
 /------------\[ cut here \]------------/ { inblk = 1; blk = $0; overlap = 0; atx = 0; next }
 inblk {
 	blk = blk "\n" $0
