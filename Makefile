@@ -10,6 +10,7 @@
 #   make demo            boot a stock kernel, load ecdma, md RAID6 + fio
 #   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), and
 #                        the kernel engine's scaling over the VM's CPUs
+#   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER)
 #   make install         install the module for the running kernel
 
 TOP := $(CURDIR)
@@ -34,7 +35,7 @@ endif
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
-	demo static ecdmactl bench soak
+	demo static ecdmactl bench soak perf
 
 all: modules
 
@@ -79,6 +80,11 @@ bench:
 	tools/testing/deps.sh --quiet
 	$(MAKE) -C tools/bench
 	tools/bench/vm-scaling.sh 6.12
+
+# md RAID5/6 over brd with md's CPU path and with ecdma, in one boot
+# (tools/fio/: jobs, runner, report; results in build/perf/)
+perf:
+	KVER=$(or $(KVER),6.12) tools/fio/perf.sh
 
 soak:
 	tools/testing/soak.sh $(if $(SOAK_MINUTES),--minutes $(SOAK_MINUTES))

@@ -32,6 +32,7 @@ usage: vm.sh [options] [--] script...
                    tracking makes every slab allocation a stack walk)
   --bin PATH       also copy this host binary (and its libraries) into the
                    guest, e.g. /usr/bin/perf for profiling; repeatable
+  --test-timeout SEC  per-script timeout in the guest (default 900)
 Scripts are guest shell scripts (selftests/vm/*.sh); they run in order.
 EOF
 }
@@ -46,6 +47,7 @@ mem=
 quiet=
 scripts=()
 extra_bins=()
+test_timeout=900
 slub=slub_debug=FZPU
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -59,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1; shift ;;
 	--bench) slub=; shift ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
+	--test-timeout) test_timeout=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; scripts+=("$@"); break ;;
 	-*) echo "vm.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -148,6 +151,9 @@ for s in "${scripts[@]}"; do
 	cp "$s" "$root/ecdma/tests/$(printf %02d "$i")-$(basename "$s")"
 done
 [ -d "$top/selftests/vm/data" ] && cp -r "$top/selftests/vm/data" "$root/ecdma/"
+# the fio jobs and make perf's guest runner (perf_smoke.sh uses them)
+mkdir -p "$root/ecdma/fio"
+cp "$top"/tools/fio/*.fio "$top/tools/fio/perf-guest.sh" "$root/ecdma/fio/"
 
 cat >"$root/init" <<'EOF'
 #!/bin/busybox sh
@@ -195,7 +201,7 @@ set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu "$cpuarg" -smp 2 -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
-	-append "console=ttyS0 panic=-1 $slub oops=panic $append" \
+	-append "console=ttyS0 panic=-1 $slub oops=panic ECDMA_TEST_TIMEOUT=$test_timeout $append" \
 	-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
 	</dev/null >"$out/qemu.log" 2>&1
 qrc=$?

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make perf's host half (tools/fio/report.sh) on a small samples.csv: the
+# table, the summary and the plots are produced, the medians and spreads
+# are those of the samples, and every ratio in the summary is a number.
+# The guest half is selftests/vm/perf_smoke.sh.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "KTAP version 1"
+# three repeats of two workloads, four configs; ecdma is 1.5x the CPU
+# path at gtc 0 on seq-write, and its spread is 20%
+{
+	echo kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
+	for r in 1 2 3; do
+		echo "6.12.0,cpu,raid6-4,seq-write,$r,100.0,10.000,0"
+		echo "6.12.0,ecdma,raid6-4,seq-write,$r,$((140 + 10 * r)).0,8.000,500"
+		echo "6.12.0,cpu-gtc,raid6-4,seq-write,$r,200.0,12.000,0"
+		echo "6.12.0,ecdma-gtc,raid6-4,seq-write,$r,200.0,12.000,700"
+		echo "6.12.0,cpu,raid6-4,check,$r,300.0,2.000,0"
+		echo "6.12.0,ecdma,raid6-4,check,$r,150.0,4.000,90"
+	done
+} >"$work/samples.csv"
+
+"$top/tools/fio/report.sh" "$work/samples.csv" "$work/out" >"$work/log" 2>&1
+ok $? "report_runs"
+for f in table.txt summary.txt medians.csv; do
+	[ -s "$work/out/$f" ]
+	ok $? "writes_$f"
+done
+if command -v gnuplot >/dev/null; then
+	for f in throughput-raid6-4.png cpu-raid6-4.png; do
+		[ "$(head -c 4 "$work/out/$f" 2>/dev/null | tail -c 3)" = PNG ]
+		ok $? "plots_$f"
+	done
+else
+	echo "ok $((n + 1)) plots # SKIP no gnuplot"
+	n=$((n + 1))
+fi
+# median 160 of 150/160/170, spread (170 - 150) / 160 = 12.5%, flagged
+grep -q 'ecdma .*seq-write *160.0 *1[23]% .*spread > 10%' "$work/out/table.txt"
+ok $? "table_median_and_spread"
+grep -q 'raid6-4 *seq-write *1.60x *1.00x *1.25x *1.00x' "$work/out/summary.txt"
+ok $? "summary_ratios"
+grep -q 'raid6-4 *check *0.50x *- *0.50x *-' "$work/out/summary.txt"
+ok $? "summary_missing_config_is_a_dash"
+# every ratio is a number (or a dash where a config did not run)
+bad=$(awk '/^raid/ { for (i = 3; i <= NF; i++)
+	if ($i != "-" && $i !~ /^[0-9]+\.[0-9]+x$/) print $i }' "$work/out/summary.txt")
+[ -z "$bad" ]
+ok $? "summary_ratios_are_numbers${bad:+ # $bad}"
+grep -q 'geomean 0.89x, worst 0.50x (raid6-4,check)' "$work/out/summary.txt"
+ok $? "summary_geomean_and_worst"
+[ $failed = 0 ] || cat "$work/log" "$work/out/table.txt" "$work/out/summary.txt" | sed 's/^/# /'
+echo "1..$n"
+echo "# test_perf_report: $((n - failed)) passed, $failed failed"
+[ $failed = 0 ]

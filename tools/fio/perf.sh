@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make perf: md RAID5/6 with and without ecdma, in one boot of a pinned
+# kernel (TCG), with the fio jobs of tools/fio/; results in build/perf/:
+# samples.csv (every sample), table.txt, summary.txt (ratios), *.png.
+#
+# Environment (defaults in brackets):
+#   KVER            pinned kernel tag [6.12]
+#   PERF_REPEATS    repeats of every point, configs interleaved [3]
+#   PERF_RUNTIME    seconds per fio sample [3]
+#   PERF_ARRAYS     arrays [raid6-8 raid5-4]; PERF_FULL=1 adds raid6-4,
+#                   raid6-16, raid5-8 and RAID6 4K random writes at
+#                   rmw_level 1 (about three times as long)
+#   PERF_CONFIGS    [cpu ecdma cpu-gtc ecdma-gtc]
+#   PERF_OFFLOAD    ecdma's offload policy for the ecdma configs [its default]
+#   PERF_DISK_MIB   size of each brd member [64]
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+t0=$(date +%s)
+kver=${KVER:-6.12}
+out=$top/build/perf
+arrays=${PERF_ARRAYS:-raid6-8 raid5-4}
+workloads="seq-write rand-write-4k rand-write-64k seq-read degraded-1 degraded-2 rebuild-1 rebuild-2 check"
+if [ -n "${PERF_FULL:-}" ]; then
+	arrays=${PERF_ARRAYS:-raid6-4 raid6-8 raid6-16 raid5-4 raid5-8}
+	workloads="$workloads rand-write-4k-rmw1"
+fi
+tools/testing/deps.sh --quiet
+tools/testing/build.sh "$kver" >/dev/null
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# the guest script: the settings, then tools/fio/perf-guest.sh
+{
+	echo '#!/bin/sh'
+	printf 'PERF_ARRAYS=%q\nPERF_WORKLOADS=%q\n' "$arrays" "$workloads"
+	for v in PERF_REPEATS PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB; do
+		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
+	done
+	sed 1d tools/fio/perf-guest.sh
+} >"$work/perf.sh"
+
+echo "perf: kernel $kver, arrays: $arrays" >&2
+rc=0
+tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 3000 \
+	--test-timeout 2900 --out "$work/vm" -- "$work/perf.sh" >"$work/vm.txt" || rc=$?
+cat "$work/vm.txt"
+{
+	echo kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
+	tr -d '\r' <"$work/vm/ktap.log" | sed -n 's/^# PERF //p'
+} >"$out/samples.csv"
+cp "$work/vm/ktap.log" "$out/guest.log"
+n=$(($(wc -l <"$out/samples.csv") - 1))
+if [ "$n" -le 0 ]; then
+	echo "perf: no samples (see $out/guest.log)" >&2
+	exit 1
+fi
+tools/fio/report.sh "$out/samples.csv" "$out"
+cat "$out/summary.txt"
+echo "perf: $n samples in $(($(date +%s) - t0)) s; $out/{samples.csv,table.txt,summary.txt,*.png}"
+exit $rc

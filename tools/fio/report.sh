@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turn the samples of make perf (or run-host.sh) into a table, a summary
+# of ratios and plots.
+#
+# Usage: report.sh <samples.csv> <outdir>
+#   samples.csv: kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
+# Writes <outdir>/table.txt (median and spread of every point),
+# summary.txt (ecdma against md's CPU path, per workload: throughput and
+# CPU-seconds per GiB, with geomean and worst) and, with gnuplot,
+# throughput-<array>.png and cpu-<array>.png.
+set -euo pipefail
+
+csv=$1
+out=$2
+mkdir -p "$out"
+
+# medians: key -> "median spread n" (spread = (max - min) / median)
+awk -F, '
+NR == 1 && $1 == "kernel" { next }
+{
+	k = $1 "," $2 "," $3 "," $4
+	if (!(k in n)) order[++nk] = k
+	n[k]++; v[k, n[k]] = $6; c[k, n[k]] = $7; o[k] += $8
+}
+function med(arr, k, m,    i, j, t, a) {
+	for (i = 1; i <= m; i++) a[i] = arr[k, i]
+	for (i = 2; i <= m; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	lo = a[1]; hi = a[m]
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
+END {
+	for (i = 1; i <= nk; i++) {
+		k = order[i]
+		mv = med(v, k, n[k]); sv = mv > 0 ? (hi - lo) / mv : 0
+		mc = med(c, k, n[k])
+		printf("%s,%.1f,%.3f,%.3f,%d,%d\n", k, mv, sv, mc, n[k], o[k])
+	}
+}' "$csv" >"$out/medians.csv"
+
+{
+	printf '%-8s %-10s %-9s %-20s %10s %7s %12s %4s %10s\n' kernel config array \
+		workload 'MiB/s' spread 'CPU-s/GiB' n 'ecdma ops'
+	awk -F, '{ printf("%-8s %-10s %-9s %-20s %10.1f %6.0f%% %12.3f %4d %10d%s\n",
+		substr($1, 1, 8), $2, $3, $4, $5, $6 * 100, $7, $8, $9,
+		$6 > 0.10 ? "  spread > 10%" : "") }' "$out/medians.csv"
+} >"$out/table.txt"
+
+# ratios ecdma / cpu and ecdma-gtc / cpu-gtc per array and workload
+awk -F, '
+{ m[$1 "," $2 "," $3 "," $4] = $5; cpu[$1 "," $2 "," $3 "," $4] = $7
+  if (!($3 "," $4 in seen)) { seen[$3 "," $4]; pts[++np] = $3 "," $4 }
+  kern[$1] }
+END {
+	for (kk in kern) {
+		delete sum; delete cnt; delete worst
+		printf("kernel %s: ecdma / md CPU path (median of repeats; >1 is a win)\n", kk)
+		printf("%-9s %-20s %12s %12s %14s %14s\n", "array", "workload",
+		       "MiB/s", "MiB/s gtc", "CPU-s/GiB", "CPU-s/GiB gtc")
+		for (p = 1; p <= np; p++) {
+			line = sprintf("%-9s %-20s", substr(pts[p], 1, index(pts[p], ",") - 1),
+				       substr(pts[p], index(pts[p], ",") + 1))
+			split("ecdma,cpu,ecdma-gtc,cpu-gtc", cf, ",")
+			for (g = 0; g < 2; g++) {
+				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
+				if (m[a] > 0 && m[b] > 0) {
+					r = m[a] / m[b]; line = line sprintf(" %11.2fx", r)
+					sum[g] += log(r); cnt[g]++
+					if (!(g in worst) || r < worst[g]) { worst[g] = r; wname[g] = pts[p] }
+				} else line = line sprintf(" %12s", "-")
+			}
+			for (g = 0; g < 2; g++) {
+				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
+				if (cpu[a] > 0 && cpu[b] > 0) {
+					r = cpu[b] / cpu[a]; line = line sprintf(" %13.2fx", r)
+				} else line = line sprintf(" %14s", "-")
+			}
+			print line
+		}
+		for (g = 0; g < 2; g++)
+			if (cnt[g])
+				printf("throughput%s: geomean %.2fx, worst %.2fx (%s)\n",
+				       g ? " at group_thread_cnt = CPUs" : " at group_thread_cnt 0",
+				       exp(sum[g] / cnt[g]), worst[g], wname[g])
+		print "(CPU columns: md CPU path cost / ecdma cost; >1 means ecdma used less CPU per GiB)"
+	}
+}' "$out/medians.csv" >"$out/summary.txt"
+
+command -v gnuplot >/dev/null || { echo "report.sh: no gnuplot, no plots" >&2; exit 0; }
+for a in $(cut -d, -f3 "$out/medians.csv" | sort -u); do
+	for what in throughput cpu; do
+		col=5
+		ylabel='MiB/s (median)'
+		[ $what = cpu ] && { col=7; ylabel='CPU-seconds per GiB (median)'; }
+		# one row per workload, one column per config
+		awk -F, -v a="$a" -v col=$col '$3 == a {
+			if (!($4 in w)) { w[$4]; wl[++nw] = $4 }
+			if (!($2 in c)) { c[$2]; cl[++nc] = $2 }
+			v[$4, $2] = $col
+		} END {
+			printf("workload"); for (j = 1; j <= nc; j++) printf(" %s", cl[j]); print ""
+			for (i = 1; i <= nw; i++) {
+				printf("%s", wl[i])
+				for (j = 1; j <= nc; j++) printf(" %s", ((wl[i], cl[j]) in v) ? v[wl[i], cl[j]] : "NaN")
+				print ""
+			}
+		}' "$out/medians.csv" >"$out/$what-$a.dat"
+		ncol=$(head -1 "$out/$what-$a.dat" | wc -w)
+		gnuplot <<EOF
+set terminal png size 1000,500
+set output "$out/$what-$a.png"
+set title "$a: $ylabel, md CPU path vs ecdma"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set xtics rotate by -30
+set key top right
+set ylabel "$ylabel"
+set yrange [0:*]
+plot for [i=2:$ncol] "$out/$what-$a.dat" using i:xtic(1) title columnhead(i)
+EOF
+	done
+done
