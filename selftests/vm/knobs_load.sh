@@ -90,7 +90,15 @@ fio --eta=never --ioengine=libaio --direct=1 --verify=crc32c \
 	--bssplit=4k/40:16k/40:64k/20 --size=$((dsize * 3 - 1))M \
 	>/dev/null 2>&1 &
 fpid=$!
-sleep 2
+# fio lays out and starts its seven jobs slowly on a debug kernel: the
+# phases begin once ecdma is carrying the load (a phase that starts
+# before then would see no operations and prove nothing)
+w=0
+while [ "$(ops_sum)" -lt 1000 ] && [ $w -lt 120 ] && kill -0 "$fpid" 2>/dev/null; do
+	sleep 1
+	w=$((w + 1))
+done
+ktap_diag "load flowing after ${w} s: $(ops_sum) ops"
 
 pf0=$(ecdma_stat prep_full)
 phase inline_issue 0
