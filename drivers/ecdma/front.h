@@ -357,14 +357,39 @@ int ecdma_front_ram_init(struct ecdma_front *front);
 void ecdma_front_ram_exit(struct ecdma_front *front);
 int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len);
 
-/* dma.c */
+/*
+ * Turn @d's WR into a NOP that completes its cookie in order: no memory,
+ * no matrix, and no flags (a NOP that kept ECDMA_EC_WR_ACCUMULATE would be
+ * refused by every post, for ever).
+ */
+static inline void ecdma_desc_nop(struct ecdma_desc *d)
+{
+	d->wr.opcode = ECDMA_EC_OP_NOP;
+	d->wr.flags = 0;
+	d->wr.mem = NULL;
+	d->wr.matrix = NULL;
+}
+
+/* policy.c */
 int ecdma_policy_start(struct ecdma_front *front);
 void ecdma_policy_stop(struct ecdma_front *front);
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
 
+/* prep.c */
+struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp);
+void ecdma_prep_set_ops(struct dma_device *dma);
+
+/* dma.c */
+dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx);
+void ecdma_wr_done(struct ecdma_ec_wr *wr);
+void ecdma_chan_callbacks(struct tasklet_struct *t);
+void ecdma_chan_drain(struct ecdma_chan *ch);
+void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
+void ecdma_dma_set_ops(struct dma_device *dma);
+
+/* init.c */
 int ecdma_front_probe(struct platform_device *pdev);
 void ecdma_front_remove(struct platform_device *pdev);
-void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
 void ecdma_front_stats_reset(struct ecdma_front *front);
 int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov);
 int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr);

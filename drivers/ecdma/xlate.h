@@ -6,9 +6,10 @@
  * ecdma_compat.h.  It does not know dmaengine: it takes the prep arguments
  * (addresses as u64, dmaengine flag bits) and fills a self-contained
  * struct ecdma_xlate_wr (opcode, flags, sge lists, per-WR coefficient
- * matrix) from which dma.c posts an EC verbs work request.  The flag and
- * result values below mirror the kernel's enum dma_ctrl_flags and enum
- * sum_check_flags; dma.c checks them at build time.
+ * matrix) from which the front (prep.c) builds an EC verbs work
+ * request.  The flag and result values below mirror the kernel's enum
+ * dma_ctrl_flags and enum sum_check_flags; prep.c checks them at build
+ * time.
  *
  * Everything the WR needs is copied into it, so the caller's src/dst/scf
  * arrays may change as soon as a translate function returns, and an address

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma dmaengine front: descriptors and the prep callbacks.
+ *
+ * A prep call takes a free descriptor (dma.c recycles them), translates
+ * the client's arguments into one EC verbs work request (xlate.c) and
+ * turns its DMA addresses into kernel pointers (dma_addr.c).  It never
+ * sleeps, copies every argument, and returns NULL only when the channel
+ * has no descriptor left: an operation it cannot run still gets a
+ * descriptor, which completes in order as a NOP with an error result.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/error-injection.h>
+#include <linux/slab.h>
+
+#include "front.h"
+
+/* xlate.c is pure code and mirrors these kernel definitions. */
+static_assert(ECDMA_XLATE_PREP_INTERRUPT == DMA_PREP_INTERRUPT);
+static_assert(ECDMA_XLATE_CTRL_ACK == DMA_CTRL_ACK);
+static_assert(ECDMA_XLATE_PQ_DISABLE_P == DMA_PREP_PQ_DISABLE_P);
+static_assert(ECDMA_XLATE_PQ_DISABLE_Q == DMA_PREP_PQ_DISABLE_Q);
+static_assert(ECDMA_XLATE_PREP_CONTINUE == DMA_PREP_CONTINUE);
+static_assert(ECDMA_XLATE_PREP_FENCE == DMA_PREP_FENCE);
+static_assert(ECDMA_XLATE_SUM_P == SUM_CHECK_P_RESULT);
+static_assert(ECDMA_XLATE_SUM_Q == SUM_CHECK_Q_RESULT);
+/* prep's dma_addr_t arrays are passed to xlate as u64 arrays */
+static_assert(__same_type(dma_addr_t, u64));
+
+/* noinline: fail_function must find it (below); also used at probe */
+noinline struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp)
+{
+	struct ecdma_desc *d;
+
+	/*
+	 * kmalloc, not a cache of our own: a kmem_cache per front would be
+	 * created at every re-probe (channels, algo stores), and a failed
+	 * kmem_cache_create() dumps a stack on the console.
+	 */
+	d = kzalloc(sizeof(*d), gfp);
+	if (!d)
+		return NULL;
+	d->ch = ch;
+	INIT_LIST_HEAD(&d->node);
+	dma_async_tx_descriptor_init(&d->txd, &ch->chan);
+	d->txd.tx_submit = ecdma_tx_submit;
+	return d;
+}
+
+/* fail_function may make it fail (tests): prep then returns NULL */
+ALLOW_ERROR_INJECTION(ecdma_desc_new, NULL);
+
+/*
+ * Take a free descriptor: from the free list, else from completed ones the
+ * client has acked since, else a new one while below the channel's limit.
+ * NULL means every descriptor is in flight or unacked: issue_pending (which
+ * runs the work inline) and the clients' acks clear that.
+ */
+static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
+{
+	struct ecdma_desc *d, *n;
+	unsigned long flags;
+	bool grow;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (list_empty(&ch->free))
+		list_for_each_entry_safe(d, n, &ch->completed, node)
+			if (async_tx_test_ack(&d->txd))
+				list_move_tail(&d->node, &ch->free);
+	d = list_first_entry_or_null(&ch->free, struct ecdma_desc, node);
+	if (d) {
+		list_del_init(&d->node);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return d;
+	}
+	grow = ch->nr_desc < ch->front->max_desc;
+	if (grow)
+		ch->nr_desc++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	d = grow ? ecdma_desc_new(ch, GFP_NOWAIT | __GFP_NOWARN) : NULL;
+	if (grow) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (d)
+			list_add_tail(&d->all_node, &ch->all);
+		else
+			ch->nr_desc--;
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
+	if (!d) {
+		/* the client's retry calls issue_pending: run work there */
+		WRITE_ONCE(ch->starved, true);
+		this_cpu_inc(ch->stats->prep_full);
+	}
+	return d;
+}
+
+static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&d->node, &ch->free);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/*
+ * Finish a prep call: @ret is the translation's result.  Copies nothing
+ * from the caller (xlate already did), writes nothing through @result
+ * before completion, and never pre-acks.
+ */
+static struct dma_async_tx_descriptor *
+ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
+		   unsigned long flags, enum sum_check_flags *result)
+{
+	struct ecdma_front *front = ch->front;
+	struct dma_async_tx_descriptor *tx = &d->txd;
+	struct ecdma_xlate_wr *x = &d->x;
+	unsigned int i;
+
+	if (!ret && x->opcode != ECDMA_EC_OP_NOP &&
+	    !IS_ALIGNED(x->len, front->caps.block_align))
+		ret = -EINVAL;
+	if (ret) {
+		dev_err_ratelimited(front->dev,
+				    "chan%u: operation rejected (%d): bad source count or length\n",
+				    ch->idx, ret);
+		ecdma_debugfs_error(front, ch->idx, ECDMA_OP_NR, ret);
+		ecdma_desc_put(ch, d);
+		return NULL;
+	}
+
+	d->err = 0;
+	for (i = 0; i < x->nr_data && !d->err; i++)
+		d->err = ecdma_addr_to_cpu(front, &x->data[i].addr, x->len);
+	for (i = 0; i < x->nr_code && !d->err; i++)
+		d->err = ecdma_addr_to_cpu(front, &x->code[i].addr, x->len);
+	if (d->err)
+		dev_err_ratelimited(front->dev,
+				    "chan%u: address not mapped, or not RAM in the direct map; the operation will not run\n",
+				    ch->idx);
+
+	d->result = result;
+	d->aborted = false;
+	d->mem.data_blocks = x->data;
+	d->mem.num_data_sge = x->nr_data;
+	d->mem.code_blocks = x->code;
+	d->mem.num_code_sge = x->nr_code;
+	d->mem.block_size = x->len;
+	d->wr.opcode = x->opcode;
+	d->wr.flags = x->wr_flags;
+	d->wr.mem = x->opcode == ECDMA_EC_OP_NOP ? NULL : &d->mem;
+	d->wr.matrix = x->matrix;
+	if (d->err)
+		ecdma_desc_nop(d);
+	d->wr.erasures = NULL;
+	d->wr.data_updates = NULL;
+	d->wr.code_updates = NULL;
+	d->wr.done = ecdma_wr_done;
+	d->wr.status = 0;
+	d->wr.result = 0;
+	d->wr.ctx = d;
+
+	tx->flags = flags;
+	tx->cookie = -EBUSY;
+	tx->callback = NULL;
+	tx->callback_result = NULL;
+	tx->callback_param = NULL;
+	tx->unmap = NULL;
+	return tx;
+}
+
+/* Prep callbacks: never sleep, copy every argument, NULL only when full */
+
+/*
+ * A prep that finds no descriptor has still been handed the client's
+ * mappings, and async_tx unmaps them at once to compute on the CPU
+ * without ever calling dma_mapping_error() itself: check them here as an
+ * accepted operation's are (ecdma_addr_to_cpu()), or DMA-API debugging
+ * reports a mapping nobody checked.
+ */
+static void ecdma_prep_full(struct ecdma_chan *ch, dma_addr_t one,
+			    const dma_addr_t *more, unsigned int n)
+{
+	if (one)
+		dma_mapping_error(ch->front->dev, one);
+	while (more && n--)
+		dma_mapping_error(ch->front->dev, *more++);
+}
+
+static struct dma_async_tx_descriptor *
+ecdma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
+		  size_t len, unsigned long flags)
+{
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_desc *d = ecdma_desc_get(ch);
+
+	if (!d) {
+		ecdma_prep_full(ch, dst, &src, 1);
+		return NULL;
+	}
+	return ecdma_desc_prepare(ch, d,
+				  ecdma_xlate_memcpy(&d->x, dst, src, len),
+				  flags, NULL);
+}
+
+static struct dma_async_tx_descriptor *
+ecdma_prep_xor(struct dma_chan *chan, dma_addr_t dst, dma_addr_t *src,
+	       unsigned int src_cnt, size_t len, unsigned long flags)
+{
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_desc *d = ecdma_desc_get(ch);
+
+	if (!d) {
+		ecdma_prep_full(ch, dst, src, src_cnt);
+		return NULL;
+	}
+	return ecdma_desc_prepare(ch, d,
+				  ecdma_xlate_xor(&d->x, dst, src, src_cnt, len),
+				  flags, NULL);
+}
+
+static struct dma_async_tx_descriptor *
+ecdma_prep_xor_val(struct dma_chan *chan, dma_addr_t *src,
+		   unsigned int src_cnt, size_t len,
+		   enum sum_check_flags *result, unsigned long flags)
+{
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_desc *d = ecdma_desc_get(ch);
+
+	if (!d) {
+		ecdma_prep_full(ch, 0, src, src_cnt);
+		return NULL;
+	}
+	return ecdma_desc_prepare(ch, d,
+				  ecdma_xlate_xor_val(&d->x, src, src_cnt, len),
+				  flags, result);
+}
+
+static struct dma_async_tx_descriptor *
+ecdma_prep_pq(struct dma_chan *chan, dma_addr_t *dst, dma_addr_t *src,
+	      unsigned int src_cnt, const unsigned char *scf, size_t len,
+	      unsigned long flags)
+{
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_desc *d = ecdma_desc_get(ch);
+
+	if (!d) {
+		ecdma_prep_full(ch, 0, dst, 2);
+		ecdma_prep_full(ch, 0, src, src_cnt);
+		return NULL;
+	}
+	return ecdma_desc_prepare(ch, d,
+				  ecdma_xlate_pq(&d->x, dst, src, src_cnt, scf,
+						 len, flags),
+				  flags, NULL);
+}
+
+static struct dma_async_tx_descriptor *
+ecdma_prep_pq_val(struct dma_chan *chan, dma_addr_t *pq, dma_addr_t *src,
+		  unsigned int src_cnt, const unsigned char *scf, size_t len,
+		  enum sum_check_flags *pqres, unsigned long flags)
+{
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_desc *d = ecdma_desc_get(ch);
+
+	if (!d) {
+		ecdma_prep_full(ch, 0, pq, 2);
+		ecdma_prep_full(ch, 0, src, src_cnt);
+		return NULL;
+	}
+	return ecdma_desc_prepare(ch, d,
+				  ecdma_xlate_pq_val(&d->x, pq, src, src_cnt,
+						     scf, len, flags),
+				  flags, pqres);
+}
+
+static struct dma_async_tx_descriptor *
+ecdma_prep_interrupt(struct dma_chan *chan, unsigned long flags)
+{
+	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_desc *d = ecdma_desc_get(ch);
+
+	if (!d)
+		return NULL;
+	ecdma_xlate_interrupt(&d->x);
+	return ecdma_desc_prepare(ch, d, 0, flags, NULL);
+}
+
+/* The prep callbacks of @dma */
+void ecdma_prep_set_ops(struct dma_device *dma)
+{
+	dma->device_prep_dma_memcpy = ecdma_prep_memcpy;
+	dma->device_prep_dma_xor = ecdma_prep_xor;
+	dma->device_prep_dma_xor_val = ecdma_prep_xor_val;
+	dma->device_prep_dma_pq = ecdma_prep_pq;
+	dma->device_prep_dma_pq_val = ecdma_prep_pq_val;
+	dma->device_prep_dma_interrupt = ecdma_prep_interrupt;
+}
