@@ -103,12 +103,18 @@ has() {
 	return 1
 }
 
-# config_enter <cfg>: load (or not) ecdma and raid456
+# config_enter <cfg>: load (or not) ecdma and raid456.  A config is
+# cpu or ecdma, then optionally +<offload policy> (ecdma+always), then
+# optionally -gtc (group_thread_cnt = CPUs, see one_array)
 config_enter() {
 	case "$1" in
 	ecdma*)
 		modprobe ecdma || return 1
-		[ -z "$PERF_OFFLOAD" ] || echo "$PERF_OFFLOAD" >"$ECDMA_DEV/offload"
+		pol=${1%-gtc}
+		pol=${pol#ecdma}
+		pol=${pol#+}
+		pol=${pol:-$PERF_OFFLOAD}
+		[ -z "$pol" ] || echo "$pol" >"$ECDMA_DEV/offload" || return 1
 		;;
 	esac
 	modprobe raid456
@@ -191,6 +197,13 @@ for a in $PERF_ARRAYS; do
 	[ "${a#*-}" -gt $most ] && most=${a#*-}
 done
 brd_setup "$most" "$PERF_DISK_MIB" || { ktap_fail brd; ktap_exit; }
+# brd allocates (and clears) a page at the first write of each sector:
+# write every disk once, or the first config measured pays for all
+i=0
+while [ $i -lt "$most" ]; do
+	dd if=/dev/zero of=/dev/ram$i bs=1M count="$PERF_DISK_MIB" 2>/dev/null
+	i=$((i + 1))
+done
 config_leave
 t0=$(now)
 r=1

@@ -12,7 +12,9 @@
 #   PERF_ARRAYS     arrays [raid6-8 raid5-4]; PERF_FULL=1 adds raid6-4,
 #                   raid6-16, raid5-8 and RAID6 4K random writes at
 #                   rmw_level 1 (about three times as long)
-#   PERF_CONFIGS    [cpu ecdma cpu-gtc ecdma-gtc]
+#   PERF_WORKLOADS  [all of perf-guest.sh's but rand-write-4k-rmw1]
+#   PERF_CONFIGS    [cpu ecdma cpu-gtc ecdma-gtc]; ecdma+<policy> sets
+#                   the offload policy of one config (ecdma+always-gtc)
 #   PERF_OFFLOAD    ecdma's offload policy for the ecdma configs [its default]
 #   PERF_DISK_MIB   size of each brd member [64]
 set -euo pipefail
@@ -28,6 +30,7 @@ if [ -n "${PERF_FULL:-}" ]; then
 	arrays=${PERF_ARRAYS:-raid6-4 raid6-8 raid6-16 raid5-4 raid5-8}
 	workloads="$workloads rand-write-4k-rmw1"
 fi
+workloads=${PERF_WORKLOADS:-$workloads}
 tools/testing/deps.sh --quiet
 tools/testing/build.sh "$kver" >/dev/null
 mkdir -p "$out"
