@@ -96,8 +96,10 @@ mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt,root,lib64,ecdma/tests,e
 
 # --- userspace: busybox + dynamically linked tools with their libraries ---
 cp /bin/busybox "$root/bin/busybox"
+# iproute2's ip and rdma for the fabric tests (busybox's own ip applet has
+# no dummy links; guest scripts call /usr/sbin/ip by its full path)
 for b in /sbin/mdadm /usr/bin/fio /usr/sbin/nvme /bin/kmod /usr/bin/rdma \
-	${extra_bins[@]+"${extra_bins[@]}"}; do
+	/usr/sbin/ip ${extra_bins[@]+"${extra_bins[@]}"}; do
 	[ -x "$b" ] || continue
 	mkdir -p "$root$(dirname "$b")"
 	cp -L "$b" "$root$b"
@@ -114,19 +116,28 @@ for b in "$top"/tools/ecdmactl/ecdmactl "$build"/bin/*; do
 done
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
+# nvme-cli's host identity (nvme connect reads them; one fixed guest host)
+mkdir -p "$root/etc/nvme"
+echo 8d4e7a52-ec0d-4a11-9b3e-ecd3a0000001 >"$root/etc/nvme/hostid"
+echo "nqn.2014-08.org.nvmexpress:uuid:$(cat "$root/etc/nvme/hostid")" >"$root/etc/nvme/hostnqn"
 
 # --- kernel modules: the ones tests need, with dependencies, uncompressed ---
+# The fabric tests (selftests/vm/fabric_*.sh): rxe asks the crypto API for
+# crc32 at run time (no modprobe dependency), nvme-tcp digests use crc32c.
 kmods="raid456 md-mod brd null_blk rdma_rxe ib_core ib_uverbs nvmet nvmet-tcp
        nvme-tcp nvme-fabrics configfs veth loop async_raid6_recov async_pq
-       async_xor async_memcpy raid6_pq xor"
+       async_xor async_memcpy raid6_pq xor nvmet-rdma nvme-rdma rdma_cm dummy
+       crc32_generic crc32-pclmul crc32c_generic crc32c-intel"
 mdir=lib/modules/$abi
 mkdir -p "$root/$mdir/extra"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
 	[ -f "$kimg/$mdir/$f" ] && cp "$kimg/$mdir/$f" "$root/$mdir/"
 done
+# (a module the kernel lacks is left out: the debug kernel has no
+# crc32-pclmul or crc32c-intel)
 for m in $kmods; do
 	modprobe -d "$kimg" -S "$abi" --show-depends "$m" 2>/dev/null |
-		awk '$1 == "insmod" { print $2 }'
+		awk '$1 == "insmod" { print $2 }' || :
 done | sort -u | while read -r ko; do
 	rel=${ko#"$kimg"/}
 	dst=$root/${rel%.xz}
@@ -144,6 +155,7 @@ depmod -b "$root" "$abi"
 
 # --- tests ---
 cp "$top/selftests/vm/lib.sh" "$root/ecdma/lib.sh"
+cp "$top/selftests/vm/fabric_lib.sh" "$root/ecdma/fabric_lib.sh"
 cp "$top/selftests/vm/modlog.sh" "$root/ecdma/modlog.sh"
 i=0
 for s in "${scripts[@]}"; do
