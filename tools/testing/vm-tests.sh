@@ -7,11 +7,14 @@
 # ecdma must refuse to load, and the whole suite once more on the debug
 # kernel (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
 # debugging, fault injection) with preempt=full, ending with a kmemleak
-# scan.  Builds the modules (and the debug kernel, once) first.
+# scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
+# their own on every pinned kernel with -cpu max.  Builds the modules (and
+# the debug kernel, once) first.
 #
 # Usage: vm-tests.sh [--counts FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
-#   6.1:swiotlb or debug:max:preempt=full; default: all of the above
+#   6.1:swiotlb, 6.12:fabric or debug:max:preempt=full; default: all of
+#   the above
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,12 +25,13 @@ if [ "${1:-}" = --counts ]; then
 	shift 2
 fi
 mapfile -t tests < <(grep -v -E '^#|^$' selftests/vm/tests.list | sed 's|^|selftests/vm/|')
+mapfile -t fabric < <(grep -v -E '^#|^$' selftests/vm/fabric.list | sed 's|^|selftests/vm/|')
 
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
 	mapfile -t tags < <(awk '!/^#/ && NF == 3 { print $1 }' tools/testing/kernels)
 	for t in "${tags[@]}"; do
-		runs+=("$t:max")
+		runs+=("$t:max" "$t:fabric")
 	done
 	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "debug:max:preempt=full")
 fi
@@ -51,6 +55,13 @@ for r in "${runs[@]}"; do
 		# DMA bounce buffers forced: ecdma must refuse to register
 		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --append swiotlb=force \
 			-- selftests/vm/refuse_swiotlb.sh)
+	elif [ "$cpu" = fabric ]; then
+		# NVMe-oF over tcp and Soft-RoCE, -cpu max (about 4 min on a
+		# stock kernel; a stuck script is cut off after 10)
+		tmo=1200
+		[ "$tag" = debug ] && tmo=2400
+		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu max \
+			--timeout $tmo --test-timeout 600 --append "$append" -- "${fabric[@]}")
 	elif [ "$tag" = debug ]; then
 		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
 			--timeout 2400 --append "$append" -- "${tests[@]}" \
