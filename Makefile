@@ -7,7 +7,8 @@
 #   make checkpatch      checkpatch.pl --strict on every source file
 #   make check           everything: deps, static checks, unit tests, VM tests
 #   make soak            long reliability soak (SOAK_MINUTES, default 10)
-#   make demo            boot a stock kernel, load ecdma, md RAID6 + fio
+#   make demo            boot a stock kernel, load ecdma, md RAID6 + fio,
+#                        then over NVMe/TCP
 #   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), and
 #                        the kernel engine's scaling over the VM's CPUs
 #   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER)

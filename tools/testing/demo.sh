@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo: set up what is missing, build ecdma for a pinned Debian kernel,
-# boot it in QEMU and run selftests/vm/demo.sh (md RAID6 + fio + stats).
+# boot it in QEMU and run selftests/vm/demo.sh (md RAID6 + fio, the array
+# exported over NVMe/TCP + fio through the fabric, stats).
 # KVER selects the kernel (default 6.1).
 set -euo pipefail
 
