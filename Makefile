@@ -11,7 +11,8 @@
 #                        then over NVMe/TCP
 #   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), and
 #                        the kernel engine's scaling over the VM's CPUs
-#   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER)
+#   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER;
+#                        PERF_FABRIC=1: also over NVMe-oF)
 #   make install         install the module for the running kernel
 
 TOP := $(CURDIR)

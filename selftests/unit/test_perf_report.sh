@@ -35,6 +35,13 @@ echo "KTAP version 1"
 		echo "6.12.0,ecdma-gtc,raid6-4,seq-write,$r,200.0,12.000,700"
 		echo "6.12.0,cpu,raid6-4,check,$r,300.0,2.000,0"
 		echo "6.12.0,ecdma,raid6-4,check,$r,150.0,4.000,90"
+		# fabric-guest.sh: host-side throughput, ecdma on the target
+		echo "6.12.0,cpu,nvmf-tcp-raid6-8,seq-write,$r,40.0,30.000,0"
+		echo "6.12.0,ecdma,nvmf-tcp-raid6-8,seq-write,$r,50.0,25.000,400"
+		echo "6.12.0,cpu,nvmf-tcp-raid6-8,rand-write-4k,$r,10.0,90.000,0"
+		echo "6.12.0,ecdma,nvmf-tcp-raid6-8,rand-write-4k,$r,8.0,95.000,300"
+		echo "6.12.0,cpu,nvmf-rdma-raid6-8,seq-write,$r,20.0,40.000,0"
+		echo "6.12.0,ecdma,nvmf-rdma-raid6-8,seq-write,$r,30.0,35.000,400"
 	done
 } >"$work/samples.csv"
 
@@ -45,7 +52,7 @@ for f in table.txt summary.txt medians.csv; do
 	ok $? "writes_$f"
 done
 if command -v gnuplot >/dev/null; then
-	for f in throughput-raid6-4.png cpu-raid6-4.png; do
+	for f in throughput-raid6-4.png cpu-raid6-4.png throughput-nvmf-tcp-raid6-8.png; do
 		[ "$(head -c 4 "$work/out/$f" 2>/dev/null | tail -c 3)" = PNG ]
 		ok $? "plots_$f"
 	done
@@ -61,12 +68,21 @@ ok $? "summary_ratios"
 grep -q 'raid6-4 *check *0.50x *- *0.50x *-' "$work/out/summary.txt"
 ok $? "summary_missing_config_is_a_dash"
 # every ratio is a number (or a dash where a config did not run)
-bad=$(awk '/^raid/ { for (i = 3; i <= NF; i++)
+bad=$(awk '/^(raid|nvmf-[a-z]+-raid)/ { for (i = 3; i <= NF; i++)
 	if ($i != "-" && $i !~ /^[0-9]+\.[0-9]+x$/) print $i }' "$work/out/summary.txt")
 [ -z "$bad" ]
 ok $? "summary_ratios_are_numbers${bad:+ # $bad}"
 grep -q 'geomean 0.89x, worst 0.50x (raid6-4,check)' "$work/out/summary.txt"
 ok $? "summary_geomean_and_worst"
+# the fabric arrays: in the table, out of the local geomean (above), a
+# line per transport
+grep -q 'nvmf-tcp-raid6-8 *rand-write-4k *0.80x *- *0.95x *-' "$work/out/summary.txt"
+ok $? "summary_fabric_ratios"
+grep -q '^nvmf-tcp host throughput.*geomean 1.00x, worst 0.80x (nvmf-tcp-raid6-8,rand-write-4k)' \
+	"$work/out/summary.txt"
+ok $? "summary_fabric_tcp_geomean"
+grep -q '^nvmf-rdma host throughput.*geomean 1.50x, worst 1.50x' "$work/out/summary.txt"
+ok $? "summary_fabric_rdma_geomean"
 [ $failed = 0 ] || cat "$work/log" "$work/out/table.txt" "$work/out/summary.txt" | sed 's/^/# /'
 echo "1..$n"
 echo "# test_perf_report: $((n - failed)) passed, $failed failed"

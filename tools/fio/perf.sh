@@ -17,6 +17,13 @@
 #                   the offload policy of one config (ecdma+always-gtc)
 #   PERF_OFFLOAD    ecdma's offload policy for the ecdma configs [its default]
 #   PERF_DISK_MIB   size of each brd member [64]
+#   PERF_FABRIC     1: also the fabric workloads (tools/fio/fabric-guest.sh):
+#                   host-side throughput over NVMe/TCP and NVMe/RDMA of a
+#                   RAID6 that nvmet exports in the guest, ecdma on the
+#                   target against md's CPU path there (arrays
+#                   nvmf-<transport>-raid6-8; about 4 min more); "only":
+#                   those alone.  PERF_FABRIC_TRANSPORTS [tcp rdma],
+#                   PERF_FABRIC_WORKLOADS, PERF_FABRIC_CONFIGS [cpu ecdma]
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,20 +44,31 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# the guest script: the settings, then tools/fio/perf-guest.sh
-{
+# the guest scripts: the settings, then tools/fio/perf-guest.sh (and
+# tools/fio/fabric-guest.sh)
+settings() {
 	echo '#!/bin/sh'
 	printf 'PERF_ARRAYS=%q\nPERF_WORKLOADS=%q\n' "$arrays" "$workloads"
-	for v in PERF_REPEATS PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB; do
+	for v in PERF_REPEATS PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB \
+		PERF_FABRIC_TRANSPORTS PERF_FABRIC_WORKLOADS PERF_FABRIC_CONFIGS; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 	done
-	sed 1d tools/fio/perf-guest.sh
-} >"$work/perf.sh"
+}
+guest=()
+if [ "${PERF_FABRIC:-}" != only ]; then
+	{ settings; sed 1d tools/fio/perf-guest.sh; } >"$work/perf.sh"
+	guest+=("$work/perf.sh")
+	echo "perf: kernel $kver, arrays: $arrays" >&2
+fi
+if [ -n "${PERF_FABRIC:-}" ]; then
+	{ settings; sed 1d tools/fio/fabric-guest.sh; } >"$work/fabric.sh"
+	guest+=("$work/fabric.sh")
+	echo "perf: kernel $kver, NVMe-oF: ${PERF_FABRIC_TRANSPORTS:-tcp rdma}" >&2
+fi
 
-echo "perf: kernel $kver, arrays: $arrays" >&2
 rc=0
-tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 3000 \
-	--test-timeout 2900 --out "$work/vm" -- "$work/perf.sh" >"$work/vm.txt" || rc=$?
+tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 4200 \
+	--test-timeout 2900 --out "$work/vm" -- "${guest[@]}" >"$work/vm.txt" || rc=$?
 cat "$work/vm.txt"
 {
 	echo kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops

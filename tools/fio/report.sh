@@ -41,32 +41,52 @@ END {
 }' "$csv" >"$out/medians.csv"
 
 {
-	printf '%-8s %-10s %-9s %-20s %10s %7s %12s %4s %10s\n' kernel config array \
+	printf '%-8s %-10s %-17s %-20s %10s %7s %12s %4s %10s\n' kernel config array \
 		workload 'MiB/s' spread 'CPU-s/GiB' n 'ecdma ops'
-	awk -F, '{ printf("%-8s %-10s %-9s %-20s %10.1f %6.0f%% %12.3f %4d %10d%s\n",
+	awk -F, '{ printf("%-8s %-10s %-17s %-20s %10.1f %6.0f%% %12.3f %4d %10d%s\n",
 		substr($1, 1, 8), $2, $3, $4, $5, $6 * 100, $7, $8, $9,
 		$6 > 0.10 ? "  spread > 10%" : "") }' "$out/medians.csv"
 } >"$out/table.txt"
 
-# ratios ecdma / cpu and ecdma-gtc / cpu-gtc per array and workload
+# ratios ecdma / cpu and ecdma-gtc / cpu-gtc per array and workload.  The
+# geomean and worst are over the local arrays; the fabric's
+# (nvmf-<transport>-<array>, host-side throughput with ecdma on the
+# target against md's CPU path there: fabric-guest.sh) get a line each.
 awk -F, '
 { m[$1 "," $2 "," $3 "," $4] = $5; cpu[$1 "," $2 "," $3 "," $4] = $7
   if (!($3 "," $4 in seen)) { seen[$3 "," $4]; pts[++np] = $3 "," $4 }
   kern[$1] }
+# fam: "" for a local array, "nvmf-<transport>" for a fabric one
+function fam(pt,    a) {
+	a = substr(pt, 1, index(pt, ",") - 1)
+	if (a !~ /^nvmf-/) return ""
+	sub(/-[^-]*-[^-]*$/, "", a)
+	return a
+}
 END {
 	for (kk in kern) {
-		delete sum; delete cnt; delete worst
+		delete sum; delete cnt; delete worst; delete fsum; delete fcnt; delete fworst
+		nf = 0
 		printf("kernel %s: ecdma / md CPU path (median of repeats; >1 is a win)\n", kk)
-		printf("%-9s %-20s %12s %12s %14s %14s\n", "array", "workload",
+		printf("%-17s %-20s %12s %12s %14s %14s\n", "array", "workload",
 		       "MiB/s", "MiB/s gtc", "CPU-s/GiB", "CPU-s/GiB gtc")
 		for (p = 1; p <= np; p++) {
-			line = sprintf("%-9s %-20s", substr(pts[p], 1, index(pts[p], ",") - 1),
+			line = sprintf("%-17s %-20s", substr(pts[p], 1, index(pts[p], ",") - 1),
 				       substr(pts[p], index(pts[p], ",") + 1))
 			split("ecdma,cpu,ecdma-gtc,cpu-gtc", cf, ",")
+			f = fam(pts[p])
 			for (g = 0; g < 2; g++) {
 				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
 				if (m[a] > 0 && m[b] > 0) {
 					r = m[a] / m[b]; line = line sprintf(" %11.2fx", r)
+					if (f != "") {
+						if (g == 0) {
+							if (!(f in fcnt)) fams[++nf] = f
+							fsum[f] += log(r); fcnt[f]++
+							if (!(f in fworst) || r < fworst[f]) { fworst[f] = r; fwname[f] = pts[p] }
+						}
+						continue
+					}
 					sum[g] += log(r); cnt[g]++
 					if (!(g in worst) || r < worst[g]) { worst[g] = r; wname[g] = pts[p] }
 				} else line = line sprintf(" %12s", "-")
@@ -84,6 +104,9 @@ END {
 				printf("throughput%s: geomean %.2fx, worst %.2fx (%s)\n",
 				       g ? " at group_thread_cnt = CPUs" : " at group_thread_cnt 0",
 				       exp(sum[g] / cnt[g]), worst[g], wname[g])
+		for (i = 1; i <= nf; i++)
+			printf("%s host throughput, ecdma on the target / its md CPU path: geomean %.2fx, worst %.2fx (%s)\n",
+			       fams[i], exp(fsum[fams[i]] / fcnt[fams[i]]), fworst[fams[i]], fwname[fams[i]])
 		print "(CPU columns: md CPU path cost / ecdma cost; >1 means ecdma used less CPU per GiB)"
 	}
 }' "$out/medians.csv" >"$out/summary.txt"

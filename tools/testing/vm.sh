@@ -163,9 +163,11 @@ for s in "${scripts[@]}"; do
 	cp "$s" "$root/ecdma/tests/$(printf %02d "$i")-$(basename "$s")"
 done
 [ -d "$top/selftests/vm/data" ] && cp -r "$top/selftests/vm/data" "$root/ecdma/"
-# the fio jobs and make perf's guest runner (perf_smoke.sh uses them)
+# the fio jobs and make perf's guest runners (perf_smoke.sh and
+# fabric_perf_smoke.sh use them)
 mkdir -p "$root/ecdma/fio"
-cp "$top"/tools/fio/*.fio "$top/tools/fio/perf-guest.sh" "$root/ecdma/fio/"
+cp "$top"/tools/fio/*.fio "$top/tools/fio/perf-guest.sh" \
+	"$top/tools/fio/fabric-guest.sh" "$root/ecdma/fio/"
 
 cat >"$root/init" <<'EOF'
 #!/bin/busybox sh
