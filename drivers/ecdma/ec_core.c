@@ -129,6 +129,7 @@ int ecdma_ec_provider_register(struct ecdma_ec_provider *prov)
 	mutex_unlock(&ecdma_ec_providers_lock);
 	return ret;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_provider_register);
 
 /**
  * ecdma_ec_provider_unregister() - withdraw a provider
@@ -146,6 +147,7 @@ void ecdma_ec_provider_unregister(struct ecdma_ec_provider *prov)
 	WARN(!refcount_dec_and_test(&prov->users),
 	     "EC provider %s unregistered while in use\n", prov->name);
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_provider_unregister);
 
 /**
  * ecdma_ec_provider_get() - take a reference on a provider
@@ -1137,7 +1139,10 @@ EXPORT_SYMBOL_GPL(ecdma_ec_encode_send);
 /* ---------------------------------------------------------------------- */
 
 /**
- * ecdma_ec_core_init() - bring up the EC verbs core and built-in providers
+ * ecdma_ec_core_init() - bring up the EC verbs core
+ *
+ * Providers register themselves afterwards, from their own init (the core
+ * knows none of them by name).
  *
  * Context: Module init.
  * Return: 0 or a negative errno.
@@ -1149,16 +1154,15 @@ int ecdma_ec_core_init(void)
 	for (i = 0; i < ECDMA_EC_STAT_NR; i++)
 		if (WARN_ON(!ecdma_ec_stat_names[i]))
 			return -EINVAL;
-	return ecdma_prov_cpu_init();
+	return 0;
 }
 
 /**
- * ecdma_ec_core_exit() - tear down what ecdma_ec_core_init() set up
+ * ecdma_ec_core_exit() - tear down the EC verbs core
  *
- * Context: Module exit; every calc must be gone.
+ * Context: Module exit; every provider must have unregistered.
  */
 void ecdma_ec_core_exit(void)
 {
-	ecdma_prov_cpu_exit();
 	WARN_ON(!list_empty(&ecdma_ec_providers));
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma module entry: registers the "ecdma" platform driver and the single
- * platform device it binds to.  The dmaengine provider is registered from
- * the driver's probe so that it has a bound struct device (dmaengine and
- * async_tx require dev->driver).
+ * ecdma module entry: brings up the EC verbs core, then the providers built
+ * into ecdma (each registers itself with the core's registry), then
+ * registers the "ecdma" platform driver and the single platform device it
+ * binds to.  The dmaengine provider is registered from the driver's probe
+ * so that it has a bound struct device (dmaengine and async_tx require
+ * dev->driver).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -47,10 +49,13 @@ static int __init ecdma_init(void)
 	ret = ecdma_ec_core_init();
 	if (ret)
 		return ret;
+	ret = ecdma_prov_cpu_init();
+	if (ret)
+		goto err_ec_core_exit;
 
 	ret = platform_driver_register(&ecdma_driver);
 	if (ret)
-		goto err_ec_core_exit;
+		goto err_prov_cpu_exit;
 
 	ecdma_pdev = platform_device_register_simple(KBUILD_MODNAME,
 						     PLATFORM_DEVID_NONE,
@@ -77,6 +82,8 @@ err_unregister_device:
 	platform_device_unregister(ecdma_pdev);
 err_unregister_driver:
 	platform_driver_unregister(&ecdma_driver);
+err_prov_cpu_exit:
+	ecdma_prov_cpu_exit();
 err_ec_core_exit:
 	ecdma_ec_core_exit();
 	return ret;
@@ -86,6 +93,7 @@ static void __exit ecdma_exit(void)
 {
 	platform_device_unregister(ecdma_pdev);
 	platform_driver_unregister(&ecdma_driver);
+	ecdma_prov_cpu_exit();
 	ecdma_ec_core_exit();
 }
 
