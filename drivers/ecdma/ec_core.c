@@ -434,6 +434,20 @@ int ecdma_ec_calc_m(const struct ecdma_ec_calc *calc)
 EXPORT_SYMBOL_GPL(ecdma_ec_calc_m);
 
 /**
+ * ecdma_ec_calc_polling() - whether a calc completes only through polling
+ * @calc: the calc
+ *
+ * Context: Any context.
+ * Return: attr->polling of its allocation: its ->done callbacks run only
+ * inside ecdma_ec_poll().
+ */
+bool ecdma_ec_calc_polling(const struct ecdma_ec_calc *calc)
+{
+	return calc->polling;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_polling);
+
+/**
  * ecdma_ec_calc_matrix() - the encode matrix of a calc
  * @calc: the calc
  *

@@ -13,6 +13,7 @@
 #include <linux/platform_device.h>
 
 #include "ec_priv.h"
+#include "ecdma_mod.h"
 #include "front.h"
 
 static int ecdma_probe(struct platform_device *pdev)
@@ -41,6 +42,21 @@ static struct platform_driver ecdma_driver = {
 };
 
 static struct platform_device *ecdma_pdev;
+
+/**
+ * ecdma_sysfs_root() - ecdma's directory in sysfs
+ *
+ * For companion modules (ecdma_rdma.ko adds rdma/ there).  They depend on
+ * ecdma, so the directory outlives them.
+ *
+ * Context: Any context, after ecdma's init.
+ * Return: the kobject of /sys/devices/platform/ecdma.
+ */
+struct kobject *ecdma_sysfs_root(void)
+{
+	return &ecdma_pdev->dev.kobj;
+}
+EXPORT_SYMBOL_GPL(ecdma_sysfs_root);
 
 static int __init ecdma_init(void)
 {

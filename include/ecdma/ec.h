@@ -222,6 +222,7 @@ struct ecdma_ec_calc *ecdma_ec_alloc_calc(struct ecdma_ec_provider *prov,
 void ecdma_ec_dealloc_calc(struct ecdma_ec_calc *calc);
 int ecdma_ec_calc_k(const struct ecdma_ec_calc *calc);
 int ecdma_ec_calc_m(const struct ecdma_ec_calc *calc);
+bool ecdma_ec_calc_polling(const struct ecdma_ec_calc *calc);
 const u8 *ecdma_ec_calc_matrix(const struct ecdma_ec_calc *calc);
 
 /* Generic work requests */

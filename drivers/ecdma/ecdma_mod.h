@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What ecdma.ko offers its companion modules (ecdma_rdma.ko) beyond the
+ * EC verbs API: where they add their sysfs files.
+ */
+#ifndef _ECDMA_MOD_H
+#define _ECDMA_MOD_H
+
+struct kobject;
+
+struct kobject *ecdma_sysfs_root(void);
+
+#endif /* _ECDMA_MOD_H */
