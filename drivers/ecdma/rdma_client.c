@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma_rdma: the ib_client and per-device state (buffers and the MR pool
+ * are in rdma_buf.c).
+ *
+ * For every RoCE device ib_core reports, ->add allocates a PD, a small
+ * pool of MRs (grown on demand) and the sysfs directory
+ * /sys/devices/platform/ecdma/rdma/<device>/.  Completion queues come from
+ * ib_core's CQ pool, one share per QP (rdma_qp.c).
+ *
+ * No upstream driver has an EC engine, so a device's calcs run on ecdma's
+ * "cpu" provider; a provider registered under the device's own name (an
+ * out-of-tree engine driver) would be used instead.
+ *
+ * Removal (->remove: rdma link delete, driver unload, this module's
+ * unload): nothing new may start (dead), every QP is refused further
+ * posts and drained, so its outstanding work requests complete in error;
+ * then removal waits until every primitive and registration in flight has
+ * finished (their ->done ran, with -ENODEV), and only then destroys the
+ * QPs, unmaps the buffers, frees the MRs and the PD.  The handles users
+ * hold stay allocated, dead, until they release them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "rdma_priv.h"
+
+static DEFINE_MUTEX(ecdma_rdma_devs_lock); /* guards ecdma_rdma_devs */
+static LIST_HEAD(ecdma_rdma_devs);
+
+static struct ib_client ecdma_rdma_client;
+
+/* ---------------------------------------------------------------------- */
+/* Devices                                                                */
+/* ---------------------------------------------------------------------- */
+
+static void ecdma_rdma_dev_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct ecdma_rdma_dev, ref));
+}
+
+/**
+ * ecdma_rdma_dev_get() - take a reference on an RDMA device's EC state
+ * @name: the RDMA device's name ("rxe0"), or NULL for the first one
+ *
+ * Context: Process context; takes a mutex.
+ * Return: the device, or ERR_PTR(-ENODEV) when there is none by that name
+ * (not RoCE, or not present).
+ */
+struct ecdma_rdma_dev *ecdma_rdma_dev_get(const char *name)
+{
+	struct ecdma_rdma_dev *dev, *found = ERR_PTR(-ENODEV);
+
+	mutex_lock(&ecdma_rdma_devs_lock);
+	list_for_each_entry(dev, &ecdma_rdma_devs, node) {
+		if (!name || !strcmp(dev->name, name)) {
+			kref_get(&dev->ref);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&ecdma_rdma_devs_lock);
+	return found;
+}
+EXPORT_SYMBOL_GPL(ecdma_rdma_dev_get);
+
+/**
+ * ecdma_rdma_dev_put() - drop a reference from ecdma_rdma_dev_get()
+ * @dev: the device; NULL or an ERR_PTR are ignored
+ *
+ * Context: Any context.
+ */
+void ecdma_rdma_dev_put(struct ecdma_rdma_dev *dev)
+{
+	if (!IS_ERR_OR_NULL(dev))
+		kref_put(&dev->ref, ecdma_rdma_dev_release);
+}
+EXPORT_SYMBOL_GPL(ecdma_rdma_dev_put);
+
+/**
+ * ecdma_rdma_dev_name() - the RDMA device's name
+ * @dev: the device
+ *
+ * Context: Any context.
+ * Return: its name, as when it was last renamed.
+ */
+const char *ecdma_rdma_dev_name(const struct ecdma_rdma_dev *dev)
+{
+	return dev->name;
+}
+EXPORT_SYMBOL_GPL(ecdma_rdma_dev_name);
+
+/**
+ * ecdma_rdma_dev_alive() - whether the RDMA device is still there
+ * @dev: the device
+ *
+ * Context: Any context.
+ * Return: false once its removal started: everything new fails -ENODEV.
+ */
+bool ecdma_rdma_dev_alive(const struct ecdma_rdma_dev *dev)
+{
+	return !READ_ONCE(dev->dead);
+}
+EXPORT_SYMBOL_GPL(ecdma_rdma_dev_alive);
+
+/**
+ * ecdma_rdma_dev_provider() - the EC provider that serves a device
+ * @dev: the device
+ *
+ * The device's own EC engine when a provider is registered under its name
+ * (none of the upstream drivers has one), else ecdma's "cpu" provider,
+ * which computes on the CPU over the buffers the device also reaches.
+ * Allocate the calcs of the primitives on it.
+ *
+ * Context: Process context; takes a mutex.
+ * Return: a reference (ecdma_ec_provider_put() it), or an ERR_PTR.
+ */
+struct ecdma_ec_provider *ecdma_rdma_dev_provider(struct ecdma_rdma_dev *dev)
+{
+	return ecdma_ec_provider_get(dev->engine[0] ? dev->engine : "cpu");
+}
+EXPORT_SYMBOL_GPL(ecdma_rdma_dev_provider);
+
+/**
+ * ecdma_rdma_begin() - count work in flight on a device
+ * @dev: the device
+ *
+ * Removal waits until every begin has its ecdma_rdma_end().
+ *
+ * Context: Any context.
+ * Return: false (nothing counted) once the device is being removed.
+ */
+bool ecdma_rdma_begin(struct ecdma_rdma_dev *dev)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	ok = !dev->dead;
+	if (ok) {
+		dev->nr_ops++;
+		kref_get(&dev->ref);
+	}
+	spin_unlock_irqrestore(&dev->lock, flags);
+	return ok;
+}
+
+/**
+ * ecdma_rdma_end() - work counted by ecdma_rdma_begin() finished
+ * @dev: the device; may be freed on return
+ *
+ * Context: Any context.
+ */
+void ecdma_rdma_end(struct ecdma_rdma_dev *dev)
+{
+	unsigned long flags;
+	bool wake;
+
+	spin_lock_irqsave(&dev->lock, flags);
+	wake = !--dev->nr_ops && dev->dead;
+	spin_unlock_irqrestore(&dev->lock, flags);
+	if (wake)
+		wake_up(&dev->ops_wq);
+	ecdma_rdma_dev_put(dev);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The ib_client                                                          */
+/* ---------------------------------------------------------------------- */
+
+static int ecdma_rdma_add_one(struct ib_device *ibdev)
+{
+	u32 port = rdma_start_port(ibdev);
+	struct ecdma_ec_provider *engine;
+	struct ib_port_attr pattr;
+	struct ecdma_rdma_dev *dev;
+	struct ib_mr *mr;
+	int i, ret;
+
+	/* QPs connect by RoCE GID (no rdma_cm, no IB subnet manager) */
+	if (!rdma_protocol_roce(ibdev, port))
+		return -EOPNOTSUPP;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	kref_init(&dev->ref);
+	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
+	dev->ibdev = ibdev;
+	dev->port = port;
+	dev->mr_pages = min_t(u32, ibdev->attrs.max_fast_reg_page_list_len,
+			      ECDMA_RDMA_MR_PAGES);
+	mutex_init(&dev->mutex);
+	INIT_LIST_HEAD(&dev->qps);
+	INIT_LIST_HEAD(&dev->bufs);
+	spin_lock_init(&dev->lock);
+	INIT_LIST_HEAD(&dev->ops);
+	init_waitqueue_head(&dev->ops_wq);
+	INIT_DELAYED_WORK(&dev->watchdog, ecdma_rdma_watchdog);
+	INIT_LIST_HEAD(&dev->mr_free);
+
+	engine = ecdma_ec_provider_get(dev->name);
+	if (!IS_ERR(engine))
+		strscpy(dev->engine, dev->name, sizeof(dev->engine));
+	ecdma_ec_provider_put(engine);
+
+	ret = ib_query_port(ibdev, port, &pattr);
+	if (ret)
+		goto err_free;
+	dev->mtu = pattr.active_mtu;
+
+	dev->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(dev->pd)) {
+		ret = PTR_ERR(dev->pd);
+		goto err_free;
+	}
+	/* a head start; ecdma_rdma_mr_get() grows the pool */
+	for (i = 0; dev->mr_pages && i < ECDMA_RDMA_MR_PREALLOC; i++) {
+		mr = ib_alloc_mr(dev->pd, IB_MR_TYPE_MEM_REG, dev->mr_pages);
+		if (IS_ERR(mr))
+			break;
+		list_add(&mr->qp_entry, &dev->mr_free);
+		dev->mr_total++;
+	}
+	ret = ecdma_rdma_sysfs_add(dev);
+	if (ret)
+		goto err_free_mrs;
+
+	mutex_lock(&ecdma_rdma_devs_lock);
+	list_add_tail(&dev->node, &ecdma_rdma_devs);
+	mutex_unlock(&ecdma_rdma_devs_lock);
+	ib_set_client_data(ibdev, &ecdma_rdma_client, dev);
+	dev_info(&ibdev->dev, "ecdma_rdma: EC engine %s, calcs on %s\n",
+		 dev->engine[0] ? dev->engine : "none",
+		 dev->engine[0] ? dev->engine : "the cpu provider");
+	return 0;
+
+err_free_mrs:
+	ecdma_rdma_dev_free_mrs(dev);
+	ib_dealloc_pd(dev->pd);
+err_free:
+	kfree(dev);
+	return ret;
+}
+
+static void ecdma_rdma_remove_one(struct ib_device *ibdev, void *data)
+{
+	struct ecdma_rdma_dev *dev = data;
+	unsigned long flags;
+
+	mutex_lock(&ecdma_rdma_devs_lock);
+	list_del(&dev->node);
+	mutex_unlock(&ecdma_rdma_devs_lock);
+
+	spin_lock_irqsave(&dev->lock, flags);
+	dev->dead = true;
+	spin_unlock_irqrestore(&dev->lock, flags);
+
+	/* refuse posts, flush: outstanding work requests complete */
+	ecdma_rdma_dev_kill_qps(dev);
+	/* primitives still computing finish, their ->done has run */
+	wait_event(dev->ops_wq, !READ_ONCE(dev->nr_ops));
+	cancel_delayed_work_sync(&dev->watchdog);
+
+	ecdma_rdma_sysfs_del(dev);
+	mutex_lock(&dev->mutex);
+	ecdma_rdma_dev_free_qps(dev);
+	ecdma_rdma_dev_free_bufs(dev);
+	ecdma_rdma_dev_free_mrs(dev);
+	ib_dealloc_pd(dev->pd);
+	dev->pd = NULL;
+	dev->ibdev = NULL;
+	mutex_unlock(&dev->mutex);
+	dev_info(&ibdev->dev, "ecdma_rdma: removed\n");
+	ecdma_rdma_dev_put(dev);
+}
+
+static void ecdma_rdma_rename(struct ib_device *ibdev, void *data)
+{
+	struct ecdma_rdma_dev *dev = data;
+
+	mutex_lock(&ecdma_rdma_devs_lock);
+	mutex_lock(&dev->mutex);
+	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
+	ecdma_rdma_sysfs_rename(dev);
+	mutex_unlock(&dev->mutex);
+	mutex_unlock(&ecdma_rdma_devs_lock);
+}
+
+static struct ib_client ecdma_rdma_client = {
+	.name = "ecdma_rdma",
+	.add = ecdma_rdma_add_one,
+	.remove = ecdma_rdma_remove_one,
+	.rename = ecdma_rdma_rename,
+};
+
+static int __init ecdma_rdma_init(void)
+{
+	int ret;
+
+	ret = ecdma_rdma_sysfs_init();
+	if (ret)
+		return ret;
+	ret = ib_register_client(&ecdma_rdma_client);
+	if (ret)
+		ecdma_rdma_sysfs_exit();
+	return ret;
+}
+
+static void __exit ecdma_rdma_exit(void)
+{
+	/* ->remove for every device; users (modules) are gone already */
+	ib_unregister_client(&ecdma_rdma_client);
+	ecdma_rdma_sysfs_exit();
+}
+
+module_init(ecdma_rdma_init);
+module_exit(ecdma_rdma_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("ecdma developers");
+MODULE_DESCRIPTION("ecdma over RDMA: encode-and-send and in-network EC primitives on RoCE queue pairs");
+MODULE_IMPORT_NS(ECDMA);
