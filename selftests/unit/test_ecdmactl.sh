@@ -137,6 +137,27 @@ if [ "$(id -u)" != 0 ]; then
 else
 	ok "set_readonly # SKIP root ignores file modes"
 fi
+rc rdma_not_loaded 2 rdma
+mkdir -p "$D/rdma/rxe0"
+for f in port qps ops_inflight ops_done ops_failed tx_bytes rx_bytes mrs \
+	mrs_in_use; do
+	put rdma/rxe0/$f 3
+done
+put rdma/rxe0/ec_engine none
+put rdma/rxe0/provider cpu
+rc rdma 0 rdma
+grep -q '^rxe0  *none  *cpu  *3  *3' "$fake.out" && ok rdma_lists_device ||
+	nok rdma_lists_device
+json rdma_json rdma
+"$tool" --sysfs-root "$fake" --json rdma | python3 -c 'import json, sys
+d = json.load(sys.stdin)["rdma"][0]
+sys.exit(not (d["device"] == "rxe0" and d["ec_engine"] == "none" and d["tx_bytes"] == 3))' &&
+	ok rdma_json_fields || nok rdma_json_fields
+rc status_with_rdma 0 status
+grep -q 'rdma  *rxe0 (ec_engine none)' "$fake.out" && ok status_lists_rdma ||
+	nok status_lists_rdma
+json status_rdma_json status
+rc rdma_args 1 rdma rxe0
 rc reset 0 reset
 [ "$(cat "$D/stats/reset")" = 1 ] && ok reset_writes_1 || nok reset_writes_1
 rc reset_args 1 reset now

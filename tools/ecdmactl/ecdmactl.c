@@ -3,7 +3,8 @@
  * ecdmactl - show and tune the ecdma erasure-coding offload driver.
  *
  * Reads and writes /sys/devices/platform/ecdma only (see
- * Documentation/ABI/testing/sysfs-driver-ecdma); no library needed.
+ * Documentation/ABI/testing/sysfs-driver-ecdma), including the rdma/
+ * directory of ecdma_rdma; no library needed.
  * Exit codes are listed in print_help() and in ecdmactl(8).
  */
 #include <ctype.h>
@@ -83,6 +84,8 @@ static void print_help(FILE *f)
 	      "                       e.g. algo, caps/enable_pq_val, chan0/cpu)\n"
 	      "  set ATTR VALUE       write one attribute\n"
 	      "  algos                available GF algorithms, selected marked\n"
+	      "  rdma                 RDMA devices of ecdma_rdma: EC engine,\n"
+	      "                       provider, QPs, primitives, bytes\n"
 	      "  reset                zero the counters\n"
 	      "  watch [-i SEC] [-n COUNT]\n"
 	      "                       per-second rates, like iostat\n"
@@ -282,6 +285,8 @@ static void free_names(char **names, int n)
 
 /* ---- commands -------------------------------------------------------- */
 
+static int list_dirs(const char *dir, char ***names);
+
 static const char *const status_attrs[] = {
 	"channels", "algo", "algo_active", "max_src", "inline_issue",
 	"worker_budget", "inline_budget", "section_ops", "nt_threshold",
@@ -335,6 +340,34 @@ static int cmd_status(void)
 				printf("  %-22s %s (name users)\n", "provider",
 				       line);
 		}
+	}
+	if (!access(devdir, F_OK)) {
+		char **devs = NULL, attr2[512], eng[64];
+		int nd = list_dirs("rdma", &devs);
+
+		/* ecdma_rdma's devices, when it is loaded */
+		if (json && nd >= 0)
+			printf(", \"rdma\": [");
+		for (i = 0; i < nd; i++) {
+			snprintf(attr2, sizeof(attr2), "rdma/%s/ec_engine",
+				 devs[i]);
+			if (attr_read(attr2, eng, sizeof(eng)))
+				strcpy(eng, "?");
+			if (json) {
+				printf("%s{\"device\": ", i ? ", " : "");
+				json_str(devs[i]);
+				printf(", \"ec_engine\": ");
+				json_str(eng);
+				putchar('}');
+			} else {
+				printf("  %-22s %s (ec_engine %s)\n", "rdma",
+				       devs[i], eng);
+			}
+		}
+		if (json && nd >= 0)
+			putchar(']');
+		if (nd > 0)
+			free_names(devs, nd);
 	}
 	if (json)
 		printf(", \"chans\": [");
@@ -500,6 +533,96 @@ static int cmd_set(const char *attr, const char *val)
 		die(EXIT_IO, "cannot write %s: %s", attr, strerror(-ret));
 	}
 	return EXIT_IO;
+}
+
+/* Sorted names of the subdirectories of dir (relative to the device). */
+static int list_dirs(const char *dir, char ***names)
+{
+	char path[2048], fpath[4096];
+	struct dirent *de;
+	struct stat st;
+	int n = 0, cap = 0;
+	DIR *d;
+
+	attr_path(dir, path, sizeof(path));
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	*names = NULL;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(fpath, sizeof(fpath), "%s/%s", path, de->d_name);
+		if (stat(fpath, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*names = realloc(*names, cap * sizeof(**names));
+			if (!*names)
+				die(EXIT_IO, "out of memory");
+		}
+		(*names)[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(*names, n, sizeof(**names), cmp_str);
+	return n;
+}
+
+static const char *const rdma_attrs[] = {
+	"ec_engine", "provider", "port", "qps", "ops_inflight", "ops_done",
+	"ops_failed", "tx_bytes", "rx_bytes", "mrs", "mrs_in_use", NULL
+};
+
+/* One RDMA device per row (text) or object (JSON); rdma/ must exist. */
+static int cmd_rdma(void)
+{
+	char **devs = NULL, attr[512], val[256];
+	int i, a, n;
+
+	n = list_dirs("rdma", &devs);
+	if (n == -ENOENT)
+		die(EXIT_NOMOD, "ecdma_rdma is not loaded (no %s/rdma); try 'modprobe ecdma_rdma'",
+		    devdir);
+	if (n < 0)
+		die(errno_exit(-n), "cannot list %s/rdma: %s", devdir,
+		    strerror(-n));
+	if (json)
+		printf("{\"rdma\": [");
+	else
+		printf("%-12s %-9s %-8s %4s %4s %8s %9s %9s %12s %12s %5s %6s\n",
+		       "device", "ec_engine", "provider", "port", "qps",
+		       "inflight", "ops_done", "ops_fail", "tx_bytes",
+		       "rx_bytes", "mrs", "in_use");
+	for (i = 0; i < n; i++) {
+		int first = 1;
+
+		if (json) {
+			printf("%s{", i ? ", " : "");
+			json_kv(&first, "device", devs[i]);
+		} else {
+			printf("%-12s", devs[i]);
+		}
+		for (a = 0; rdma_attrs[a]; a++) {
+			static const int w[] = { 9, 8, 4, 4, 8, 9, 9, 12, 12, 5, 6 };
+
+			snprintf(attr, sizeof(attr), "rdma/%s/%s", devs[i],
+				 rdma_attrs[a]);
+			if (attr_read(attr, val, sizeof(val)))
+				strcpy(val, "?");
+			if (json)
+				json_kv(&first, rdma_attrs[a], val);
+			else
+				printf(" %*s", a < 2 ? -w[a] : w[a], val);
+		}
+		printf(json ? "}" : "\n");
+	}
+	if (json)
+		printf("]}\n");
+	else if (!n)
+		printf("(no RoCE device)\n");
+	free_names(devs, n);
+	return EXIT_OK;
 }
 
 static int cmd_algos(void)
@@ -896,6 +1019,11 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		check_loaded();
 		return cmd_algos();
+	} else if (!strcmp(cmd, "rdma")) {
+		if (!need_args(cmd, argc, 0))
+			return EXIT_USAGE;
+		check_loaded();
+		return cmd_rdma();
 	} else if (!strcmp(cmd, "reset")) {
 		if (!need_args(cmd, argc, 0))
 			return EXIT_USAGE;
