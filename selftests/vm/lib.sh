@@ -107,7 +107,17 @@ kmod_ktap() {
 	shift 2
 	dmesg -c >/dev/null
 	modprobe "$km" "$@"
-	krc=$?
+	kmod_ktap_report "$km" "$kt" $?
+	rmmod "$km" 2>/dev/null
+}
+
+# kmod_ktap_report <module> <tag> <modprobe rc>: kmod_ktap's report, for a
+# test module loaded by other means (in the background, say); reads the
+# kernel log since the last "dmesg -c".
+kmod_ktap_report() {
+	km=$1
+	kt=$2
+	krc=$3
 	dmesg | sed -n "s/.*$km: //p" >/tmp/$km.ktap
 	kn=0
 	while read -r line; do
@@ -135,5 +145,4 @@ kmod_ktap() {
 	else
 		ktap_fail "${kt}_module_passed"
 	fi
-	rmmod "$km" 2>/dev/null
 }

@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# EC over RDMA on Soft-RoCE: one rxe device on a dummy netdev (fabric.md),
+# ecdma_rdma on it, and its three test modules:
+#  - ecdma_rdma_test: ec-send of RS(4,2)/RS(10,4) stripes, encode_send on
+#    real QPs, chain and central repair (8 nodes, 112 RC QPs);
+#  - ecdma_rdma_fault_test: QP errors, a receiver that never posts, timeouts;
+#  - ecdma_rdma_remove_test, twice: the device deleted (rdma link delete)
+#    and its driver unloaded (rmmod rdma_rxe) with primitives in flight.
+# Around them: ecdma loads without ib_core, sysfs reports the device's EC
+# capability, nothing is left in flight, ecdma_rdma and ecdma unload.
+. /ecdma/lib.sh
+
+IP=/usr/sbin/ip		# iproute2: busybox's own ip applet would shadow it
+RXE=rxe_ec
+NETDEV=ecrxe0
+RDIR=$ECDMA_DEV/rdma
+
+if ! [ -x $IP ] || ! command -v rdma >/dev/null ||
+	! modinfo rdma_rxe >/dev/null 2>&1; then
+	ktap_skip rdma_ec "no rdma_rxe, iproute2 ip or rdma in the guest"
+	ktap_exit
+fi
+
+# rdma_up: the netdev (once) and the rxe device on it
+rdma_up() {
+	modprobe rdma_rxe || return 1
+	# rxe asks the crypto API for crc32 at run time (not a module dependency)
+	modprobe crc32_generic 2>/dev/null
+	modprobe crc32-pclmul 2>/dev/null
+	if ! [ -d /sys/class/net/$NETDEV ]; then
+		$IP link add $NETDEV type dummy || return 1
+		# jumbo frames: rxe's MTU follows (4096), fewer packets per block
+		$IP link set $NETDEV mtu 9000 up || return 1
+		$IP addr add 10.9.0.1/24 dev $NETDEV || return 1
+	fi
+	rdma link add $RXE type rxe netdev $NETDEV
+}
+
+# rdir_wait <present|absent>: rdma/$RXE in ecdma's sysfs follows the device
+rdir_wait() {
+	i=0
+	while [ $i -lt 50 ]; do
+		if [ "$1" = present ]; then
+			[ -d $RDIR/$RXE ] && return 0
+		else
+			[ -d $RDIR/$RXE ] || return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# idle: nothing in flight, no QP, no registered MR
+idle() {
+	[ "$(cat $RDIR/$RXE/ops_inflight)" = 0 ] &&
+		[ "$(cat $RDIR/$RXE/qps)" = 0 ] &&
+		[ "$(cat $RDIR/$RXE/mrs_in_use)" = 0 ]
+}
+
+# removal <name> <command...>: the remove test in the background; the
+# command (removing the device) runs when it is ready
+removal() {
+	rname=$1
+	shift
+	dmesg -c >/dev/null
+	t0=$(date +%s)
+	modprobe ecdma_rdma_remove_test dev=$RXE wait_s=60 &
+	mpid=$!
+	i=0
+	until dmesg | grep -q 'ecdma_rdma_remove_test: removal: ready'; do
+		sleep 0.2
+		i=$((i + 1))
+		[ $i -lt 300 ] || break
+	done
+	"$@"
+	rrc=$?
+	wait $mpid
+	mrc=$?
+	kmod_ktap_report ecdma_rdma_remove_test "$rname" $mrc
+	rmmod ecdma_rdma_remove_test 2>/dev/null
+	ktap_check "${rname}_command_ok # $* ($(($(date +%s) - t0)) s)" [ $rrc = 0 ]
+	ktap_check "${rname}_sysfs_dir_gone" rdir_wait absent
+}
+
+start=$(date +%s)
+ktap_check ecdma_does_not_need_ib_core \
+	sh -c '! modinfo -F depends ecdma | grep -qw ib_core'
+ib0=$(grep -c '^ib_core ' /proc/modules)
+ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
+if [ "$ib0" = 0 ]; then
+	ktap_check ecdma_loaded_without_ib_core \
+		sh -c '! grep -q "^ib_core " /proc/modules'
+fi
+rdma_up || { ktap_fail rxe_device_up; ktap_exit; }
+ktap_ok rxe_device_up
+modprobe ecdma_rdma || { ktap_fail load_ecdma_rdma; ktap_exit; }
+ktap_check sysfs_rdma_device_listed rdir_wait present
+ktap_check sysfs_ec_engine_none [ "$(cat $RDIR/$RXE/ec_engine)" = none ]
+ktap_check sysfs_provider_cpu [ "$(cat $RDIR/$RXE/provider)" = cpu ]
+ktap_check sysfs_mr_pool_ready [ "$(cat $RDIR/$RXE/mrs)" -gt 0 ]
+ktap_check sysfs_idle_at_start idle
+if command -v ecdmactl >/dev/null; then
+	ktap_check ecdmactl_rdma_lists_device \
+		sh -c "ecdmactl rdma | grep -q '^$RXE .*none .*cpu'"
+	ktap_check ecdmactl_rdma_json sh -c \
+		'ecdmactl --json rdma | ecdmactl json-validate'
+fi
+
+t0=$(date +%s)
+kmod_ktap ecdma_rdma_test rdma_test dev=$RXE
+ktap_diag "ecdma_rdma_test took $(($(date +%s) - t0)) s"
+ktap_check sysfs_idle_after_test idle
+ktap_check sysfs_no_failed_ops [ "$(cat $RDIR/$RXE/ops_failed)" = 0 ]
+ktap_check sysfs_ops_counted [ "$(cat $RDIR/$RXE/ops_done)" -gt 0 ]
+ktap_check sysfs_bytes_counted [ "$(cat $RDIR/$RXE/tx_bytes)" -gt 0 ]
+
+t0=$(date +%s)
+kmod_ktap ecdma_rdma_fault_test rdma_fault dev=$RXE
+ktap_diag "ecdma_rdma_fault_test took $(($(date +%s) - t0)) s"
+ktap_check sysfs_idle_after_faults idle
+ktap_check sysfs_failed_ops_counted [ "$(cat $RDIR/$RXE/ops_failed)" -gt 0 ]
+
+removal rdma_link_delete rdma link delete $RXE
+rdma_up && ktap_check device_back_after_link_delete rdir_wait present ||
+	ktap_fail device_back_after_link_delete
+removal rdma_rxe_unload rmmod rdma_rxe
+rdma_up && ktap_check device_back_after_rxe_unload rdir_wait present ||
+	ktap_fail device_back_after_rxe_unload
+ktap_check sysfs_idle_new_device idle
+
+# the client goes with the module, the device stays
+ktap_check ecdma_rdma_unloads_with_device_present rmmod ecdma_rdma
+ktap_check sysfs_rdma_dir_gone sh -c "! [ -d $RDIR ]"
+rdma link delete $RXE
+ktap_check ecdma_unloads modprobe -r ecdma
+# leave no RDMA state behind for the scripts that follow
+rmmod rdma_rxe
+$IP link del $NETDEV
+ktap_diag "rdma_ec took $(($(date +%s) - start)) s"
+ktap_exit
