@@ -9,8 +9,9 @@
 #   make soak            long reliability soak (SOAK_MINUTES, default 10)
 #   make demo            boot a stock kernel, load ecdma, md RAID6 + fio,
 #                        then over NVMe/TCP
-#   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), and
-#                        the kernel engine's scaling over the VM's CPUs
+#   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), the
+#                        kernel engine's scaling over the VM's CPUs, and EC
+#                        over RDMA on Soft-RoCE (ec-send, repair chains)
 #   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER;
 #                        PERF_FABRIC=1: also over NVMe-oF)
 #   make install         install the module for the running kernel
@@ -76,12 +77,13 @@ demo:
 	tools/testing/demo.sh
 
 # Userspace benchmark of the GF kernels next to ISA-L, lib/raid6 and the
-# xor templates, then the kernel engine over the VM's CPUs (results and
-# plots in build/bench/).
+# xor templates, then the kernel engine over the VM's CPUs, then ecdma_rdma
+# on Soft-RoCE (results and plots in build/bench/).
 bench:
 	tools/testing/deps.sh --quiet
 	$(MAKE) -C tools/bench
 	tools/bench/vm-scaling.sh 6.12
+	tools/bench/vm-rdma.sh 6.12
 
 # md RAID5/6 over brd with md's CPU path and with ecdma, in one boot
 # (tools/fio/: jobs, runner, report; results in build/perf/)
