@@ -13,7 +13,7 @@
 #define SIMD_TGT	ECDMA_TGT_AVX2
 #define SIMD_VW		32
 #define SIMD_GFNI	0
-#define SIMD_UNROLL	2
+#define SIMD_UNROLL_G(g)	2
 #include "gf_simd_tmpl.h"
 
 static bool avx2_usable(void)

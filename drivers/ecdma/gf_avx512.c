@@ -12,7 +12,7 @@
 #define SIMD_TGT	ECDMA_TGT_AVX512
 #define SIMD_VW		64
 #define SIMD_GFNI	0
-#define SIMD_UNROLL	2
+#define SIMD_UNROLL_G(g)	4
 #include "gf_simd_tmpl.h"
 
 static bool avx512_usable(void)

@@ -13,19 +13,19 @@
 #define SIMD_TGT	ECDMA_TGT_AVX2_GFNI
 #define SIMD_VW		32
 #define SIMD_GFNI	1
-#define SIMD_UNROLL	2
+#define SIMD_UNROLL_G(g)	((g) <= 2 ? 4 : 2)
 #include "gf_simd_tmpl.h"
 #undef SIMD_NAME
 #undef SIMD_TGT
 #undef SIMD_VW
 #undef SIMD_GFNI
-#undef SIMD_UNROLL
+#undef SIMD_UNROLL_G
 
 #define SIMD_NAME(x)	gfni512_##x
 #define SIMD_TGT	ECDMA_TGT_AVX512_GFNI
 #define SIMD_VW		64
 #define SIMD_GFNI	1
-#define SIMD_UNROLL	2
+#define SIMD_UNROLL_G(g)	((g) <= 2 ? 4 : 2)
 #include "gf_simd_tmpl.h"
 
 static bool gfni256_usable(void)

@@ -130,7 +130,12 @@ void ecdma_gf_prep_affine(const u8 *matrix, int k, int m, u8 *tbls);
 
 /* the outputs of one pass of a dot-product kernel (at most 4) */
 #define ECDMA_SIMD_GROUP	4
+/* passes for ECDMA_EC_MAX_M outputs */
+#define ECDMA_SIMD_PASSES	DIV_ROUND_UP(ECDMA_EC_MAX_M, ECDMA_SIMD_GROUP)
+/* bytes of input a chunk of a multi-pass encode may span (all k blocks) */
+#define ECDMA_SIMD_CHUNK_BUDGET	(256 * 1024)
 
+size_t ecdma_simd_chunk(int k, size_t step);
 int ecdma_simd_order(int k, int m, const u8 *const *in, u8 *const *out,
 		     int *ord);
 

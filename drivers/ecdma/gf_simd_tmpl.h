@@ -8,22 +8,26 @@
  *   SIMD_VW		vector width, 32 or 64
  *   SIMD_GFNI		1: vgf2p8affineqb with 8-byte matrices,
  *			0: vpshufb with 32-byte split-nibble tables
- *   SIMD_UNROLL	vectors per output per dot-product step, 1 or 2
+ *   SIMD_UNROLL_G(g)	vectors per output in a step of a pass with g
+ *			outputs, 1 to 4 (what the registers hold)
  *
- * Dot product: a step reads SIMD_UNROLL vectors of every input once,
- * keeps up to ECDMA_SIMD_GROUP outputs in registers and writes each once.
- * More outputs take more passes; an output that is the same buffer as an
- * input is computed in the last pass (ecdma_simd_order()), so every pass
- * still sees the original input.  Tails (< SIMD_VW bytes) and the rare
- * layouts passes cannot order go through a one-vector path that stages
- * the outputs on the stack: AVX-512 loads them with byte masks, AVX2
- * through a zero-padded copy.
+ * Dot product: a step reads SIMD_UNROLL_G(g) vectors of every input, one
+ * input after the other as lib/raid6's avx512x4 does (runs of up to 256
+ * bytes per stream), keeps up to ECDMA_SIMD_GROUP outputs in registers
+ * and writes each once.  More outputs take more passes, chunk by chunk
+ * (ecdma_simd_chunk()); an output that is the same buffer as an input is
+ * computed in the last pass (ecdma_simd_order()), so every pass still
+ * sees the original input.  Tails (< SIMD_VW bytes) and the rare layouts
+ * passes cannot order go through a one-vector path that stages the
+ * outputs on the stack: AVX-512 loads them with byte masks, AVX2 through
+ * a zero-padded copy.
  *
  * Stores: regular ones, or with ECDMA_GF_NT and vector-aligned outputs
- * non-temporal ones (vmovntdq, then sfence).  The caller asks for NT on
- * big blocks only: in cache they lose up to 2x, streaming they win up to
- * 1.5x (Documentation/driver-api/ecdma-simd.rst).  Software prefetch was
- * measured too and lost everywhere, so there is none.
+ * non-temporal ones (vmovntdq, then sfence).  Which is faster depends on
+ * the host and on whether the data is in the cache; the CPU provider
+ * measures both at load (prov_cpu.c).  Software prefetch (ahead, or
+ * prefetchnta on the lines being loaded, as lib/raid6 does) was measured
+ * and lost or made no difference, so there is none.
  */
 
 #define S_(x)	SIMD_NAME(x)
@@ -43,6 +47,10 @@
 #define S_PSHUFB(t, x)	ecdma_pshufb256((t), (x))
 #define S_AFFINE(x, a)	ecdma_affine256((x), (a))
 #endif
+
+/* vectors per output in a step for @g outputs per pass, at most S_UMAX */
+#define S_UNROLL(g)	SIMD_UNROLL_G(g)
+#define S_UMAX		4
 
 #if SIMD_GFNI
 #define S_TB	ECDMA_GF_AFFINE_TBL_BYTES
@@ -176,115 +184,75 @@ static __always_inline SIMD_TGT S_V S_(mul)(struct S_(x) x,
 }
 
 /*
- * One step of one pass at @off: SIMD_VW bytes, or twice that when @two,
- * of outputs o[0..g-1] (g <= 4) with tables t[j] (the k tables of output
- * j).  @ones: every coefficient of output 0 is 1 (RAID P), a plain XOR.
- * @g, @two and @ones are constants after inlining, so the accumulators
- * live in registers.
+ * One step of one pass at @off: @u vectors (SIMD_VW bytes each, at most
+ * S_UMAX) of outputs o[0..g-1] (g <= 4), with tables t[j] (the k tables of
+ * output j).  Every input is read @u vectors at a time, like lib/raid6's
+ * avx512x4 reads each disk: longer runs per stream for the prefetchers
+ * and DRAM, and more independent multiplies per loaded table.  @ones:
+ * every coefficient of output 0 is 1 (RAID P), a plain XOR.  @g, @u,
+ * @ones, @nt and @acc are constants after inlining, so the loops unroll
+ * and the g * u accumulators live in registers.
  */
 static __always_inline SIMD_TGT void
-S_(step)(size_t off, int k, int g, bool two, bool ones, bool nt,
+S_(step)(size_t off, int k, int g, int u, bool ones, bool nt,
 	 const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
-	S_V a0, a1, a2, a3, b0, b1, b2, b3;
-	int i;
+	S_V a[ECDMA_SIMD_GROUP][S_UMAX];
+	int i, j, v;
 
-	a0 = S_(zero)();
-	a1 = a0;
-	a2 = a0;
-	a3 = a0;
-	b0 = a0;
-	b1 = a0;
-	b2 = a0;
-	b3 = a0;
+#pragma GCC unroll 4
+	for (j = 0; j < g; j++)
+#pragma GCC unroll 4
+		for (v = 0; v < u; v++)
+			a[j][v] = S_(zero)();
 	for (i = 0; i < k; i++) {
 		const u8 *p = in[i] + off;
-		struct S_(x) x = S_(split)(S_(ld)(p)), y = x;
-		struct S_(coef) c;
+		struct S_(x) x[S_UMAX];
 
-		if (two)
-			y = S_(split)(S_(ld)(p + SIMD_VW));
-		if (ones) {
-			a0 ^= x.r;
-			if (two)
-				b0 ^= y.r;
-		} else {
-			c = S_(coef)(t[0] + i * S_TB);
-			a0 ^= S_(mul)(x, c);
-			if (two)
-				b0 ^= S_(mul)(y, c);
-		}
-		if (g > 1) {
-			c = S_(coef)(t[1] + i * S_TB);
-			a1 ^= S_(mul)(x, c);
-			if (two)
-				b1 ^= S_(mul)(y, c);
-		}
-		if (g > 2) {
-			c = S_(coef)(t[2] + i * S_TB);
-			a2 ^= S_(mul)(x, c);
-			if (two)
-				b2 ^= S_(mul)(y, c);
-		}
-		if (g > 3) {
-			c = S_(coef)(t[3] + i * S_TB);
-			a3 ^= S_(mul)(x, c);
-			if (two)
-				b3 ^= S_(mul)(y, c);
+#pragma GCC unroll 4
+		for (v = 0; v < u; v++)
+			x[v] = S_(split)(S_(ld)(p + v * SIMD_VW));
+#pragma GCC unroll 4
+		for (j = 0; j < g; j++) {
+			struct S_(coef) c;
+
+			if (!j && ones) {
+#pragma GCC unroll 4
+				for (v = 0; v < u; v++)
+					a[0][v] ^= x[v].r;
+				continue;
+			}
+			c = S_(coef)(t[j] + i * S_TB);
+#pragma GCC unroll 4
+			for (v = 0; v < u; v++)
+				a[j][v] ^= S_(mul)(x[v], c);
 		}
 	}
-	if (acc) {
-		a0 ^= S_(ld)(o[0] + off);
-		if (two)
-			b0 ^= S_(ld)(o[0] + off + SIMD_VW);
-		if (g > 1) {
-			a1 ^= S_(ld)(o[1] + off);
-			if (two)
-				b1 ^= S_(ld)(o[1] + off + SIMD_VW);
-		}
-		if (g > 2) {
-			a2 ^= S_(ld)(o[2] + off);
-			if (two)
-				b2 ^= S_(ld)(o[2] + off + SIMD_VW);
-		}
-		if (g > 3) {
-			a3 ^= S_(ld)(o[3] + off);
-			if (two)
-				b3 ^= S_(ld)(o[3] + off + SIMD_VW);
-		}
-	}
-	S_(put)(o[0] + off, a0, nt);
-	if (two)
-		S_(put)(o[0] + off + SIMD_VW, b0, nt);
-	if (g > 1) {
-		S_(put)(o[1] + off, a1, nt);
-		if (two)
-			S_(put)(o[1] + off + SIMD_VW, b1, nt);
-	}
-	if (g > 2) {
-		S_(put)(o[2] + off, a2, nt);
-		if (two)
-			S_(put)(o[2] + off + SIMD_VW, b2, nt);
-	}
-	if (g > 3) {
-		S_(put)(o[3] + off, a3, nt);
-		if (two)
-			S_(put)(o[3] + off + SIMD_VW, b3, nt);
-	}
+	/* every old output is loaded before the first store */
+	if (acc)
+#pragma GCC unroll 4
+		for (j = 0; j < g; j++)
+#pragma GCC unroll 4
+			for (v = 0; v < u; v++)
+				a[j][v] ^= S_(ld)(o[j] + off + v * SIMD_VW);
+#pragma GCC unroll 4
+	for (j = 0; j < g; j++)
+#pragma GCC unroll 4
+		for (v = 0; v < u; v++)
+			S_(put)(o[j] + off + v * SIMD_VW, a[j][v], nt);
 }
 
-/* One pass over bytes [0, len), len a multiple of SIMD_VW. */
+/* One pass over bytes [off, end), both multiples of SIMD_VW. */
 static __always_inline SIMD_TGT void
-S_(dot)(size_t len, int k, int g, bool ones, bool nt,
+S_(dot)(size_t off, size_t end, int k, int g, bool ones, bool nt,
 	const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
-	const size_t step = SIMD_VW * SIMD_UNROLL;
-	size_t off;
+	const int u = S_UNROLL(g);
 
-	for (off = 0; off + step <= len; off += step)
-		S_(step)(off, k, g, SIMD_UNROLL > 1, ones, nt, t, in, o, acc);
-	if (off < len)
-		S_(step)(off, k, g, false, ones, nt, t, in, o, acc);
+	for (; off + u * SIMD_VW <= end; off += u * SIMD_VW)
+		S_(step)(off, k, g, u, ones, nt, t, in, o, acc);
+	for (; off < end; off += SIMD_VW)
+		S_(step)(off, k, g, 1, ones, nt, t, in, o, acc);
 }
 
 /* Is every coefficient in these @k tables 1? */
@@ -313,11 +281,12 @@ static bool S_(all_ones)(int k, const u8 *t)
  * specialised.
  */
 #define S_DOT(g, ones, nt, sfx)						\
-static SIMD_TGT void S_(dot##sfx)(size_t len, int k, const u8 *const *t,	\
+static SIMD_TGT void S_(dot##sfx)(size_t off, size_t end, int k,	\
+				  const u8 *const *t,			\
 				  const u8 *const *in, u8 *const *o,	\
-				  bool acc)					\
+				  bool acc)				\
 {									\
-	S_(dot)(len, k, g, ones, nt, t, in, o, acc);			\
+	S_(dot)(off, end, k, g, ones, nt, t, in, o, acc);		\
 }
 
 S_DOT(1, false, false, 1_r)
@@ -339,35 +308,36 @@ S_DOT(4, true, true, 4p_nt)
 
 /* pass@sfx: the dot function for @sel = g + (RAID-P output ? 4 : 0) */
 #define S_PASS(sfx)							\
-static SIMD_TGT void S_(pass##sfx)(int sel, size_t len, int k,		\
+static SIMD_TGT void S_(pass##sfx)(int sel, size_t off, size_t end,	\
+				   int k,				\
 				   const u8 *const *t,			\
 				   const u8 *const *in, u8 *const *o,	\
 				   bool acc)				\
 {									\
 	switch (sel) {							\
 	case 1:								\
-		S_(dot1##sfx)(len, k, t, in, o, acc);			\
+		S_(dot1##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	case 2:								\
-		S_(dot2##sfx)(len, k, t, in, o, acc);			\
+		S_(dot2##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	case 3:								\
-		S_(dot3##sfx)(len, k, t, in, o, acc);			\
+		S_(dot3##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	case 4:								\
-		S_(dot4##sfx)(len, k, t, in, o, acc);			\
+		S_(dot4##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	case 5:								\
-		S_(dot1p##sfx)(len, k, t, in, o, acc);			\
+		S_(dot1p##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	case 6:								\
-		S_(dot2p##sfx)(len, k, t, in, o, acc);			\
+		S_(dot2p##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	case 7:								\
-		S_(dot3p##sfx)(len, k, t, in, o, acc);			\
+		S_(dot3p##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	default:							\
-		S_(dot4p##sfx)(len, k, t, in, o, acc);			\
+		S_(dot4p##sfx)(off, end, k, t, in, o, acc);		\
 		break;							\
 	}								\
 }
@@ -405,12 +375,14 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 				const u8 *const *in, u8 *const *out,
 				unsigned int flags)
 {
-	size_t body = len & ~(size_t)(SIMD_VW - 1), off;
-	bool acc = flags & ECDMA_GF_ACC, nt, fence = false;
-	const u8 *t[ECDMA_SIMD_GROUP];
-	u8 *o[ECDMA_SIMD_GROUP];
+	size_t body = len & ~(size_t)(SIMD_VW - 1), off, end, chunk;
+	bool acc = flags & ECDMA_GF_ACC, fence = false;
+	const u8 *t[ECDMA_EC_MAX_M];
+	u8 *o[ECDMA_EC_MAX_M];
 	int ord[ECDMA_EC_MAX_M];
-	int j, g, n, sel, mm = m;
+	int sel[ECDMA_SIMD_PASSES];
+	bool nt[ECDMA_SIMD_PASSES];
+	int j, g, n, np = 0, mm = m;
 
 	if (m > ECDMA_EC_MAX_M || k < 1)
 		return;
@@ -420,24 +392,36 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 			S_(column)(off, SIMD_VW, k, m, tbls, in, out, acc);
 		m = 0;
 	}
-	for (j = 0; body && j < m; j += g) {
+	/* passes of up to ECDMA_SIMD_GROUP outputs, in ord[] order */
+	for (j = 0; body && j < m; j += g, np++) {
 		g = min(m - j, ECDMA_SIMD_GROUP);
 		for (n = 0; n < g; n++) {
-			t[n] = tbls + (size_t)ord[j + n] * k * S_TB;
-			o[n] = out[ord[j + n]];
+			t[j + n] = tbls + (size_t)ord[j + n] * k * S_TB;
+			o[j + n] = out[ord[j + n]];
 		}
-		sel = g + (S_(all_ones)(k, t[0]) ? 4 : 0);
-		/* NT per group: only where every output is vector aligned */
-		nt = flags & ECDMA_GF_NT;
-		for (n = 0; nt && n < g; n++)
-			if ((unsigned long)o[n] & (SIMD_VW - 1))
-				nt = false;
-		if (nt)
-			S_(pass_nt)(sel, body, k, t, in, o, acc);
-		else
-			S_(pass_r)(sel, body, k, t, in, o, acc);
-		/* an earlier group's NT stores need the fence all the same */
-		fence |= nt;
+		sel[np] = g + (S_(all_ones)(k, t[j]) ? 4 : 0);
+		/* NT per pass: only where every output is vector aligned */
+		nt[np] = flags & ECDMA_GF_NT;
+		for (n = 0; nt[np] && n < g; n++)
+			if ((unsigned long)o[j + n] & (SIMD_VW - 1))
+				nt[np] = false;
+		/* an earlier pass's NT stores need the fence all the same */
+		fence |= nt[np];
+	}
+	/* one pass: no need to chunk, the inputs are read once anyway */
+	chunk = np > 1 ? ecdma_simd_chunk(k, S_UMAX * SIMD_VW) : body;
+	for (off = 0; off < body; off = end) {
+		end = body - off > chunk ? off + chunk : body;
+		for (n = 0; n < np; n++) {
+			int g0 = n * ECDMA_SIMD_GROUP;
+
+			if (nt[n])
+				S_(pass_nt)(sel[n], off, end, k, t + g0, in,
+					    o + g0, acc);
+			else
+				S_(pass_r)(sel[n], off, end, k, t + g0, in,
+					   o + g0, acc);
+		}
 	}
 	if (fence)
 		ecdma_sfence();
@@ -527,4 +511,6 @@ static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
 #undef S_PSHUFB
 #undef S_AFFINE
 #undef S_TB
+#undef S_UNROLL
+#undef S_UMAX
 #undef S_

@@ -238,7 +238,8 @@ static void test_encode_len_sweep(const struct ecdma_gf_algo *algo)
 	unsigned int bad = 0;
 	size_t len;
 
-	for (len = 1; len <= 300 && !bad; len++) {
+	/* AVX-512 steps are up to 4 x 64 bytes: two steps and every tail */
+	for (len = 1; len <= 720 && !bad; len++) {
 		struct enc_case c = {
 			.k = test_rnd_range(1, 8),
 			.m = test_rnd_range(1, 6),
@@ -249,7 +250,7 @@ static void test_encode_len_sweep(const struct ecdma_gf_algo *algo)
 
 		bad += check_encode(algo, &c);
 	}
-	ksft_test_result(!bad, "%s: encode_every_len_1_300\n", algo->name);
+	ksft_test_result(!bad, "%s: encode_every_len_1_720\n", algo->name);
 }
 
 static void test_encode_coefs(const struct ecdma_gf_algo *algo)
@@ -324,6 +325,47 @@ static void test_encode_big(const struct ecdma_gf_algo *algo)
 	}
 	ksft_test_result(!bad, "%s: encode_large_k_and_long_blocks\n",
 			 algo->name);
+}
+
+/*
+ * More outputs than one pass holds: the SIMD kernels run every pass over
+ * a chunk (ecdma_simd_chunk()) before the next.  Lengths just around one,
+ * two and three chunks, with aliased outputs (computed in the last pass),
+ * NT stores and accumulate.
+ */
+static void test_encode_chunks(const struct ecdma_gf_algo *algo)
+{
+	static const int ks[] = { 1, 3, 10, 40, 100, 255 };
+	static const int delta[] = { -321, -65, -1, 0, 1, 63, 64, 257 };
+	unsigned int t, n, bad = 0;
+
+	for (t = 0; t < 30 && !bad; t++) {
+		int k = ks[t % ARRAY_SIZE(ks)];
+		size_t chunk = 4096;
+		struct enc_case c = {
+			.k = k,
+			.m = test_rnd(4) ? test_rnd_range(5, 9) :
+					   test_rnd_range(10, 16),
+			.coef = test_rnd(COEF_MODES),
+			.accumulate = test_rnd(2),
+			.nalias = test_rnd(3) ? 0 : test_rnd_range(1, 4),
+			.nt = test_rnd(2),
+			.aligned = test_rnd(2),
+		};
+
+#ifdef __x86_64__
+		/* the steps of the 32- and 64-byte kernels round differently */
+		chunk = ecdma_simd_chunk(k, t & 1 ? 128 : 256);
+#endif
+		if (k > 40)	/* the byte-at-a-time reference is slow */
+			c.m = test_rnd_range(5, 6);
+		n = k > 100 ? 1 : k > 10 ? 2 : 3;
+		c.len = chunk * test_rnd_range(1, n) +
+			delta[test_rnd(ARRAY_SIZE(delta))];
+		bad += check_encode(algo, &c);
+	}
+	ksft_test_result(!bad, "%s: encode_multipass_chunk_edges (%u cases)\n",
+			 algo->name, t);
 }
 
 static void test_encode_vs_isal(const struct ecdma_gf_algo *algo)
@@ -555,7 +597,7 @@ static void test_affine_matrices(void)
 }
 #endif
 
-#define TESTS_PER_ALGO	9
+#define TESTS_PER_ALGO	10
 
 static void run_algo(const struct ecdma_gf_algo *algo)
 {
@@ -572,6 +614,7 @@ static void run_algo(const struct ecdma_gf_algo *algo)
 	test_encode_coefs(algo);
 	test_encode_alias(algo);
 	test_encode_big(algo);
+	test_encode_chunks(algo);
 	test_encode_vs_isal(algo);
 	test_encode_nt(algo);
 	test_xor(algo);
