@@ -4,8 +4,9 @@
  *
  *   /sys/kernel/debug/ecdma/queues       per-channel descriptor lists
  *   /sys/kernel/debug/ecdma/last_errors  the last ECDMA_DBG_ERRORS errors
- *   /sys/kernel/debug/ecdma/calibration  the CPU provider's P+Q and XOR
- *                                        measurement (pq_path, xor_path)
+ *   /sys/kernel/debug/ecdma/calibration  the CPU provider's measurement
+ *                                        per block-size class (pq_path,
+ *                                        xor_path, nt_threshold auto)
  *
  * The directory exists while the front is registered; other parts of ecdma
  * add files to it through ecdma_debugfs_dir().  Everything in it goes away
@@ -13,12 +14,14 @@
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
+#include <linux/raid/pq.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include "ec_priv.h"
 #include "front.h"
+#include "gf_cal.h"
 
 #define ECDMA_DBG_ERRORS	16
 
@@ -181,24 +184,51 @@ DEFINE_SHOW_ATTRIBUTE(queues);
 
 static int calibration_show(struct seq_file *m, void *v)
 {
-	struct ecdma_cpu_calibration cal;
-	bool lib;
-	int pq;
+	struct ecdma_gf_cal cal;
+	const char *algo;
+	char str[64];
+	int c, kind, way, pq;
+	long nt;
 
-	ecdma_prov_cpu_calibration(&cal);
+	algo = ecdma_prov_cpu_calibration(&cal);
 	if (!cal.done) {
-		seq_puts(m, "# not measured (no usable FPU at the time)\n");
+		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
 	} else {
-		seq_printf(m, "# MB/s of data, %d x 4 KiB cache-hot, gf algo %s\n",
-			   cal.disks, cal.algo);
-		seq_printf(m, "pq lib %u gf %u\n", cal.pq_lib, cal.pq_gf);
-		seq_printf(m, "xor lib %u gf %u\n", cal.xor_lib, cal.xor_gf);
+		seq_printf(m, "# MB/s of data hot/cold, %d data blocks, gf algo %s, raid6 %s, %d rounds\n",
+			   ECDMA_GF_CAL_DISKS, algo, raid6_call.name,
+			   cal.rounds);
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+			seq_printf(m, "class %s block %u\n",
+				   ecdma_gf_cls_names[c], cal.block[c]);
+			for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+				seq_printf(m, "%s", ecdma_gf_kind_names[kind]);
+				for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
+					const u32 *v = cal.mbps[c][kind][way];
+
+					seq_printf(m, " %s %u/%u",
+						   ecdma_gf_cal_way_names[way],
+						   v[0], v[1]);
+				}
+				seq_putc(m, '\n');
+			}
+		}
 	}
 	for (pq = 1; pq >= 0; pq--) {
+		unsigned int lib;
 		enum ecdma_cpu_path p = ecdma_prov_cpu_path(pq, &lib);
 
+		ecdma_prov_cpu_path_str(pq, str, sizeof(str));
 		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",
-			   ecdma_cpu_path_names[p], lib ? "lib" : "gf");
+			   ecdma_cpu_path_names[p], str);
+	}
+	nt = ecdma_prov_cpu_nt();
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+		if (nt >= 0)
+			scnprintf(str, sizeof(str), "from %ld bytes", nt);
+		else
+			ecdma_prov_cpu_nt_str(kind, str, sizeof(str));
+		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
+			   nt >= 0 ? "nt_threshold" : "auto", str);
 	}
 	return 0;
 }

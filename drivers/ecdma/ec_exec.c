@@ -341,8 +341,8 @@ struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 	x->algo = algo;
 	x->nofpu = &ecdma_gf_algo_generic;
 	x->hooks = cfg->hooks;
-	x->pol.fast_pq = true;
-	x->pol.fast_xor = true;
+	x->pol.fast_pq = ECDMA_GF_CLS_ALL;
+	x->pol.fast_xor = ECDMA_GF_CLS_ALL;
 	for (i = 0; i < x->ndec; i++)
 		x->dec[i].nerr = -1;
 	algo->prep(x->matrix, x->k, x->m, x->enc_tbls);
@@ -749,10 +749,12 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 {
 	const struct ecdma_ec_exec_hooks *h = x->hooks;
 	struct xc_plan *p = &x->p;
+	unsigned int cls = BIT(ecdma_gf_cls(p->len));
 	int i, cnt, s, alias;
 	void *dest;
 
-	if (p->pq && h->pq && x->pol.fast_pq && !(real && p->out_alias)) {
+	if (p->pq && h->pq && (x->pol.fast_pq & cls) &&
+	    !(real && p->out_alias)) {
 		for (i = 0; i < p->nin; i++)
 			x->ptrs[i] = (void *)(x->in[i] + ioff);
 		x->ptrs[p->nin] = outs[0] + ooff;
@@ -767,7 +769,7 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	}
 
 	alias = real ? p->xor_alias : XC_ALIAS_NONE;
-	if (!p->ones || !h->xor || !h->xor_max || !x->pol.fast_xor ||
+	if (!p->ones || !h->xor || !h->xor_max || !(x->pol.fast_xor & cls) ||
 	    alias == XC_ALIAS_MANY || (acc && alias >= 0))
 		return 0;
 	dest = outs[0] + ooff;
@@ -794,6 +796,14 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	return n;
 }
 
+/* What the plan computes, for the per-class store policy. */
+static enum ecdma_gf_kind xc_kind(const struct xc_plan *p)
+{
+	if (p->ones)
+		return ECDMA_GF_KIND_XOR;
+	return p->pq ? ECDMA_GF_KIND_PQ : ECDMA_GF_KIND_RS;
+}
+
 /* GF algo kernels for @n bytes; @real as for xc_fast() */
 static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		  u32 ooff, u32 n, bool acc, bool real)
@@ -817,12 +827,13 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		}
 	}
 	/*
-	 * By the block size, not this piece's: whether the outputs stay in
-	 * the cache depends on the whole stream.  Not for VALIDATE scratch,
-	 * which is read back at once.
+	 * By the block size's class, not this piece's: whether the outputs
+	 * stay in the cache depends on the whole stream.  Not for VALIDATE
+	 * scratch, which is read back at once.
 	 */
 	if (!acc)
-		flags = ecdma_gf_flags(p->len, false, real ? x->pol.nt_min : 0);
+		flags = real ? ecdma_gf_flags(p->len, false, x->pol.nt_min,
+					      x->pol.nt_cls[xc_kind(p)]) : 0;
 	if (algo->fpu && (flags & ECDMA_GF_NT))
 		x->st.nt_bytes += bytes;
 	for (i = 0; i < p->nin; i++)

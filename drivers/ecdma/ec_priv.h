@@ -13,8 +13,7 @@
 
 #include "ecdma_compat.h"
 #include <ecdma/ec.h>
-
-struct ecdma_gf_algo;
+#include "gf_algo.h"
 
 /* ---------------------------------------------------------------------- */
 /* ec_validate.c: attribute and work-request checks (pure)                */
@@ -88,17 +87,21 @@ struct ecdma_ec_exec_cfg {
 /**
  * struct ecdma_ec_exec_policy - how an execution context computes
  * @nt_min: blocks of at least this many bytes are written with
- *	non-temporal stores (ECDMA_GF_NT); 0: never
- * @fast_pq: use hooks->pq where it fits
- * @fast_xor: use hooks->xor where it fits
+ *	non-temporal stores (ECDMA_GF_NT); 0: only as @nt_cls says
+ * @fast_pq: bit c (enum ecdma_gf_cls): use hooks->pq where it fits for
+ *	blocks of class c
+ * @fast_xor: bit c: use hooks->xor where it fits for blocks of class c
+ * @nt_cls: [enum ecdma_gf_kind]: bit c: blocks of class c are written
+ *	with non-temporal stores
  *
  * None of it changes results, only speed; ecdma_ec_exec_init() starts
- * with {0, true, true}.
+ * with both fast paths for every class and no NT stores.
  */
 struct ecdma_ec_exec_policy {
 	u32 nt_min;
-	bool fast_pq;
-	bool fast_xor;
+	u8 fast_pq;
+	u8 fast_xor;
+	u8 nt_cls[ECDMA_GF_KIND_NR];
 };
 
 /**
@@ -352,7 +355,8 @@ void ecdma_prov_cpu_exit(void);
  * @ECDMA_CPU_WORKER_BUDGET: bytes of blocks per worker section (FPU section)
  * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
  * @ECDMA_CPU_NT_THRESHOLD: block size from which SIMD kernels use
- *	non-temporal stores; 0 never
+ *	non-temporal stores, 0 never, once nt_threshold is set to a number
+ *	(ecdma_prov_cpu_set_nt()); until then the calibration decides
  * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
  * @ECDMA_CPU_TUNABLE_NR: number of tunables
  */
@@ -372,7 +376,7 @@ int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
 /**
  * enum ecdma_cpu_path - who computes exact RAID-6 P+Q, or XOR
  * @ECDMA_CPU_PATH_AUTO: the faster of the two as measured at load (and
- *	after an algo change) on this CPU
+ *	after an algo change) on this CPU, per block-size class
  * @ECDMA_CPU_PATH_LIB: the kernel's lib/raid6 (raid6_call) or xor_blocks()
  * @ECDMA_CPU_PATH_GF: the provider's GF algo
  * @ECDMA_CPU_PATH_NR: number of choices
@@ -384,30 +388,19 @@ enum ecdma_cpu_path {
 	ECDMA_CPU_PATH_NR,
 };
 
-/**
- * struct ecdma_cpu_calibration - what the load-time measurement found
- * @done: it ran (it needs a usable FPU)
- * @algo: the GF algo it measured
- * @disks: data blocks of 4 KiB per call
- * @pq_lib: MB/s of data, lib/raid6 gen_syndrome (raid6_call)
- * @pq_gf: MB/s, the GF algo on the same P+Q
- * @xor_lib: MB/s, xor_blocks() as async_xor runs it
- * @xor_gf: MB/s, the GF algo's XOR
- */
-struct ecdma_cpu_calibration {
-	bool done;
-	const char *algo;
-	int disks;
-	u32 pq_lib;
-	u32 pq_gf;
-	u32 xor_lib;
-	u32 xor_gf;
-};
+struct ecdma_gf_cal;
 
+/* prov_cpu_cal.c: fast paths and store kinds, calibrated per class */
 extern const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR];
+void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo);
+void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol);
 int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path);
-enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, bool *lib);
-void ecdma_prov_cpu_calibration(struct ecdma_cpu_calibration *cal);
+enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls);
+int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size);
+int ecdma_prov_cpu_set_nt(long threshold);
+long ecdma_prov_cpu_nt(void);
+int ecdma_prov_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size);
+const char *ecdma_prov_cpu_calibration(struct ecdma_gf_cal *cal);
 
 #endif /* __KERNEL__ */
 

@@ -63,25 +63,54 @@ struct ecdma_gf_algo {
  * non-temporal stores, which skip the read-for-ownership of every output
  * line.  An algo may ignore it; SIMD algos use it where the outputs are
  * vector aligned and fence the stores before they return.  In cache NT
- * stores cost throughput, so callers set it by block size.
+ * stores cost throughput, so callers set it by block-size class, as
+ * measured at load (gf_cal.c).
  */
 #define ECDMA_GF_ACC	0x1	/* XOR into the outputs, do not overwrite */
 #define ECDMA_GF_NT	0x2	/* non-temporal stores of the outputs */
 
 /*
- * Default block size from which callers ask for ECDMA_GF_NT.  make bench
- * on Zen 5: on DRAM-resident 64 KiB and 1 MiB blocks NT wins 1.04-1.5x;
- * on 4 KiB blocks (what md sends) it loses up to 2.6x in cache and gains
- * nothing streaming; on cache-resident 64 KiB blocks it loses up to 1.6x
- * for small k.  Big blocks are rarely still in the cache when encoded.
+ * Block-size classes: whether NT stores and the kernel's own lib/raid6 or
+ * xor_blocks() are faster depends on the host and on the block size, so
+ * the CPU provider measures each class at load (gf_cal.c) instead of
+ * using one threshold tuned on one machine.
+ */
+enum ecdma_gf_cls {
+	ECDMA_GF_CLS_4K,	/* up to 4 KiB: md's pages */
+	ECDMA_GF_CLS_64K,	/* up to 64 KiB */
+	ECDMA_GF_CLS_BIG,	/* larger */
+	ECDMA_GF_CLS_NR,
+};
+
+#define ECDMA_GF_CLS_ALL	((1U << ECDMA_GF_CLS_NR) - 1)
+
+static inline enum ecdma_gf_cls ecdma_gf_cls(size_t len)
+{
+	if (len <= 4096)
+		return ECDMA_GF_CLS_4K;
+	return len <= 65536 ? ECDMA_GF_CLS_64K : ECDMA_GF_CLS_BIG;
+}
+
+/*
+ * The CPU provider's nt_threshold before anyone sets one; it applies only
+ * once nt_threshold is set to a number instead of "auto".
  */
 #define ECDMA_GF_NT_MIN_DEFAULT	65536
+
+/* What a kernel call computes, for the store policy of each class. */
+enum ecdma_gf_kind {
+	ECDMA_GF_KIND_XOR,	/* every coefficient 1, one output */
+	ECDMA_GF_KIND_PQ,	/* exact RAID-6 P+Q */
+	ECDMA_GF_KIND_RS,	/* anything else */
+	ECDMA_GF_KIND_NR,
+};
 
 /**
  * ecdma_gf_flags() - the @flags the engine passes for a block
  * @len: bytes per block of the whole request (not of one piece of it)
  * @acc: accumulate into the outputs
- * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: never
+ * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_cls
+ * @nt_cls: bit ecdma_gf_cls(@len) set: ask for ECDMA_GF_NT
  *
  * Never NT when accumulating: the outputs are read first anyway, so there
  * is no read-for-ownership to save, and NT stores would push the just-read
@@ -90,11 +119,14 @@ struct ecdma_gf_algo {
  *
  * Return: ECDMA_GF_* flags.
  */
-static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min)
+static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
+					  unsigned int nt_cls)
 {
 	if (acc)
 		return ECDMA_GF_ACC;
-	return nt_min && len >= nt_min ? ECDMA_GF_NT : 0;
+	if ((nt_min && len >= nt_min) || (nt_cls & (1U << ecdma_gf_cls(len))))
+		return ECDMA_GF_NT;
+	return 0;
 }
 
 /*

@@ -4,7 +4,8 @@
  *
  * Work requests execute on the CPU through ec_exec.c, with lib/raid6
  * (raid6_call) for exact RAID-6 P/Q and xor_blocks() for XOR where they
- * fit, and the best GF algo (gf_algo.h) for everything else.
+ * fit, and the best GF algo (gf_algo.h) for everything else; which of
+ * them, and which stores, prov_cpu_cal.c measures at load.
  *
  * Workers.  Each calc has one work item on the "ecdma_ec" workqueue, a
  * per-CPU (bound) queue, so the engine threads are the kworkers of each
@@ -137,26 +138,6 @@ static const struct ecdma_gf_algo *ecdma_cpu_algo;
 /* ecdma_cpu_algo was chosen by name, not by ecdma_gf_algo_find(NULL) */
 static bool ecdma_cpu_algo_forced;
 
-const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
-	[ECDMA_CPU_PATH_AUTO] = "auto",
-	[ECDMA_CPU_PATH_LIB] = "lib",
-	[ECDMA_CPU_PATH_GF] = "gf",
-};
-
-/*
- * Guards ecdma_cpu_cal, ecdma_cpu_path_set and the writes of
- * ecdma_cpu_use_lib.  Executors read ecdma_cpu_use_lib without it
- * (READ_ONCE, once per section): a change applies from the next section.
- */
-static DEFINE_MUTEX(ecdma_cpu_cal_lock);
-static struct ecdma_cpu_calibration ecdma_cpu_cal;
-/* [pq]: the sysfs choice for P+Q (1) and XOR (0) */
-static enum ecdma_cpu_path ecdma_cpu_path_set[2];
-/* [pq]: the fast path in effect is lib/raid6 (1) or xor_blocks() (0) */
-static bool ecdma_cpu_use_lib[2] = { true, true };
-
-static void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo);
-
 /**
  * ecdma_prov_cpu_set_algo() - choose the GF algo of calcs created from now
  * @name: a usable algo's name, or "auto" for the best one
@@ -252,213 +233,6 @@ static const struct ecdma_ec_exec_hooks ecdma_cpu_hooks = {
 };
 
 /* ---------------------------------------------------------------------- */
-/* Fast path choice                                                       */
-/* ---------------------------------------------------------------------- */
-
-/*
- * Which is faster on this CPU, lib/raid6's gen_syndrome or our algo on
- * exact P+Q, xor_blocks() or our algo on XOR, depends on the CPU (GFNI
- * or not, vector width) and on the algo chosen.  So measure, as lib/raid6
- * does for its own algorithms: the shape md sends (CAL_DISKS data pages of
- * 4 KiB, cache-hot), best of CAL_ROUNDS rounds of CAL_REPS calls each,
- * each call in its own FPU section as the executor would.  A few ms at
- * load, more under emulation.
- */
-#define CAL_DISKS	8
-#define CAL_REPS	16
-#define CAL_ROUNDS	5
-#define CAL_ORDER	4	/* 16 pages: 8 data, P, Q, spare */
-
-enum { CAL_PQ_LIB, CAL_PQ_GF, CAL_XOR_LIB, CAL_XOR_GF, CAL_NR };
-
-static void ecdma_cpu_cal_fpu(const struct ecdma_gf_algo *algo, bool on)
-{
-#ifdef CONFIG_X86
-	if (!algo->fpu)
-		return;
-	if (on)
-		kernel_fpu_begin();
-	else
-		kernel_fpu_end();
-#endif
-}
-
-static void ecdma_cpu_cal_run(int what, const struct ecdma_gf_algo *algo,
-			      const u8 *tbls, void **ptrs)
-{
-	int s;
-
-	switch (what) {
-	case CAL_PQ_LIB:
-		raid6_call.gen_syndrome(CAL_DISKS + 2, PAGE_SIZE, ptrs);
-		break;
-	case CAL_PQ_GF:
-		ecdma_cpu_cal_fpu(algo, true);
-		algo->encode(PAGE_SIZE, CAL_DISKS, 2, tbls,
-			     (const u8 *const *)ptrs, (u8 *const *)ptrs +
-			     CAL_DISKS, 0);
-		ecdma_cpu_cal_fpu(algo, false);
-		break;
-	case CAL_XOR_LIB:
-		/* as xc_fast() and async_xor do it: copy, then <= 4 a pass */
-		memcpy(ptrs[CAL_DISKS], ptrs[0], PAGE_SIZE);
-		for (s = 1; s < CAL_DISKS; s += MAX_XOR_BLOCKS)
-			xor_blocks(min(CAL_DISKS - s, MAX_XOR_BLOCKS),
-				   PAGE_SIZE, ptrs[CAL_DISKS], ptrs + s);
-		break;
-	default:
-		ecdma_cpu_cal_fpu(algo, true);
-		algo->xor(PAGE_SIZE, CAL_DISKS, (const u8 *const *)ptrs,
-			  ptrs[CAL_DISKS], 0);
-		ecdma_cpu_cal_fpu(algo, false);
-		break;
-	}
-}
-
-/* Resolve "auto"; called with ecdma_cpu_cal_lock held. */
-static void ecdma_cpu_apply_paths(void)
-{
-	const struct ecdma_cpu_calibration *c = &ecdma_cpu_cal;
-	int pq;
-
-	for (pq = 0; pq < 2; pq++) {
-		bool lib;
-
-		switch (ecdma_cpu_path_set[pq]) {
-		case ECDMA_CPU_PATH_LIB:
-			lib = true;
-			break;
-		case ECDMA_CPU_PATH_GF:
-			lib = false;
-			break;
-		default:
-			/* unmeasured: the kernel's own code, as before */
-			lib = !c->done || (pq ? c->pq_lib >= c->pq_gf :
-					   c->xor_lib >= c->xor_gf);
-			break;
-		}
-		WRITE_ONCE(ecdma_cpu_use_lib[pq], lib);
-	}
-}
-
-/* Measure lib/raid6 and xor_blocks() against @algo; sets "auto" paths. */
-static void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
-{
-	struct ecdma_cpu_calibration cal = {
-		.algo = algo->name,
-		.disks = CAL_DISKS,
-	};
-	u64 best[CAL_NR], t;
-	void *ptrs[CAL_DISKS + 2];
-	u8 *buf, *tbls = NULL, *mat = NULL;
-	int i, r, w;
-
-	buf = (u8 *)__get_free_pages(GFP_KERNEL, CAL_ORDER);
-	tbls = kmalloc_array(CAL_DISKS * 2, algo->tbl_bytes, GFP_KERNEL);
-	mat = kmalloc(CAL_DISKS * 2, GFP_KERNEL);
-	if (!buf || !tbls || !mat)
-		goto out_free;
-	/* the SIMD candidates need the FPU here, as at every other load */
-	if (algo->fpu && !ecdma_cpu_simd_ok())
-		goto out_free;
-	for (i = 0; i < CAL_DISKS + 2; i++)
-		ptrs[i] = buf + i * PAGE_SIZE;
-	get_random_bytes(buf, CAL_DISKS * PAGE_SIZE);
-	for (i = 0; i < CAL_DISKS; i++) {
-		mat[i * 2] = 1;
-		mat[i * 2 + 1] = ecdma_gf_pow2(i);
-	}
-	algo->prep(mat, CAL_DISKS, 2, tbls);
-
-	for (w = 0; w < CAL_NR; w++)
-		best[w] = U64_MAX;
-	/* rounds interleave the candidates, so a slow moment hits all */
-	for (r = 0; r < CAL_ROUNDS; r++) {
-		for (w = 0; w < CAL_NR; w++) {
-			ecdma_cpu_cal_run(w, algo, tbls, ptrs);	/* warm */
-			t = ktime_get_ns();
-			for (i = 0; i < CAL_REPS; i++)
-				ecdma_cpu_cal_run(w, algo, tbls, ptrs);
-			t = ktime_get_ns() - t;
-			best[w] = min(best[w], max_t(u64, t, 1));
-			cond_resched();
-		}
-	}
-	/* MB/s of data: bytes * 1000 / ns */
-#define CAL_MBPS(w) \
-	((u32)div64_u64((u64)CAL_DISKS * PAGE_SIZE * CAL_REPS * 1000, best[w]))
-	cal.pq_lib = CAL_MBPS(CAL_PQ_LIB);
-	cal.pq_gf = CAL_MBPS(CAL_PQ_GF);
-	cal.xor_lib = CAL_MBPS(CAL_XOR_LIB);
-	cal.xor_gf = CAL_MBPS(CAL_XOR_GF);
-#undef CAL_MBPS
-	cal.done = true;
-out_free:
-	mutex_lock(&ecdma_cpu_cal_lock);
-	ecdma_cpu_cal = cal;
-	ecdma_cpu_apply_paths();
-	mutex_unlock(&ecdma_cpu_cal_lock);
-	if (cal.done)
-		pr_info("P+Q %s: raid6 %s %u MB/s, gf %s %u MB/s; XOR %s: xor_blocks %u MB/s, gf %u MB/s\n",
-			READ_ONCE(ecdma_cpu_use_lib[1]) ? "lib" : "gf",
-			raid6_call.name, cal.pq_lib, algo->name, cal.pq_gf,
-			READ_ONCE(ecdma_cpu_use_lib[0]) ? "lib" : "gf", cal.xor_lib,
-			cal.xor_gf);
-	kfree(mat);
-	kfree(tbls);
-	if (buf)
-		free_pages((unsigned long)buf, CAL_ORDER);
-}
-
-/**
- * ecdma_prov_cpu_set_path() - choose who computes P+Q or XOR
- * @pq: P+Q (true) or XOR (false)
- * @path: the choice
- *
- * Context: process context.  Applies from the next execution section.
- * Return: 0, or -EINVAL for an unknown @path.
- */
-int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path)
-{
-	if (path < 0 || path >= ECDMA_CPU_PATH_NR)
-		return -EINVAL;
-	mutex_lock(&ecdma_cpu_cal_lock);
-	ecdma_cpu_path_set[pq] = path;
-	ecdma_cpu_apply_paths();
-	mutex_unlock(&ecdma_cpu_cal_lock);
-	return 0;
-}
-
-/**
- * ecdma_prov_cpu_path() - the choice for P+Q or XOR, and its effect
- * @pq: P+Q (true) or XOR (false)
- * @lib: set to whether the kernel's code runs it now
- *
- * Return: the choice (possibly ECDMA_CPU_PATH_AUTO).
- */
-enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, bool *lib)
-{
-	enum ecdma_cpu_path p;
-
-	mutex_lock(&ecdma_cpu_cal_lock);
-	p = ecdma_cpu_path_set[pq];
-	*lib = ecdma_cpu_use_lib[pq];
-	mutex_unlock(&ecdma_cpu_cal_lock);
-	return p;
-}
-
-/**
- * ecdma_prov_cpu_calibration() - the last measurement
- * @cal: filled in
- */
-void ecdma_prov_cpu_calibration(struct ecdma_cpu_calibration *cal)
-{
-	mutex_lock(&ecdma_cpu_cal_lock);
-	*cal = ecdma_cpu_cal;
-	mutex_unlock(&ecdma_cpu_cal_lock);
-}
-
-/* ---------------------------------------------------------------------- */
 /* Executors                                                              */
 /* ---------------------------------------------------------------------- */
 
@@ -497,12 +271,9 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 	int max_ops = ecdma_prov_cpu_tunable(ECDMA_CPU_SECTION_OPS);
 	LIST_HEAD(done);
 	int n = 0;
-	struct ecdma_ec_exec_policy pol = {
-		.nt_min = ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD),
-		.fast_pq = READ_ONCE(ecdma_cpu_use_lib[1]),
-		.fast_xor = READ_ONCE(ecdma_cpu_use_lib[0]),
-	};
+	struct ecdma_ec_exec_policy pol;
 
+	ecdma_cpu_exec_policy(&pol);
 	ecdma_ec_exec_set_simd(x, ecdma_cpu_simd_ok());
 	ecdma_ec_exec_set_policy(x, &pol);
 	while (n < max_ops && budget > 0) {

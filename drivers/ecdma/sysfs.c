@@ -686,7 +686,38 @@ static struct ecdma_tunable_attr dev_attr_##_name = {			\
 ECDMA_TUNABLE_ATTR(worker_budget, ECDMA_CPU_WORKER_BUDGET);
 ECDMA_TUNABLE_ATTR(inline_budget, ECDMA_CPU_INLINE_BUDGET);
 ECDMA_TUNABLE_ATTR(section_ops, ECDMA_CPU_SECTION_OPS);
-ECDMA_TUNABLE_ATTR(nt_threshold, ECDMA_CPU_NT_THRESHOLD);
+
+/*
+ * nt_threshold: "auto" (the calibration decides per block-size class) or
+ * a fixed threshold in bytes, 0 for no NT stores; live.
+ */
+static ssize_t nt_threshold_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	long nt = ecdma_prov_cpu_nt();
+
+	if (nt < 0)
+		return sysfs_emit(buf, "auto\n");
+	return sysfs_emit(buf, "%ld\n", nt);
+}
+
+static ssize_t nt_threshold_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	long val;
+	int ret;
+
+	if (sysfs_streq(buf, "auto"))
+		return ecdma_prov_cpu_set_nt(-1) ?: count;
+	ret = kstrtol(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val < 0)
+		return -EINVAL;
+	return ecdma_prov_cpu_set_nt(val) ?: count;
+}
+static DEVICE_ATTR_RW(nt_threshold);
 
 /*
  * pq_path / xor_path: who computes exact RAID-6 P+Q / XOR, "[auto] lib
@@ -695,7 +726,7 @@ ECDMA_TUNABLE_ATTR(nt_threshold, ECDMA_CPU_NT_THRESHOLD);
 static ssize_t ecdma_path_show(char *buf, bool pq)
 {
 	enum ecdma_cpu_path cur, p;
-	bool lib;
+	unsigned int lib;
 	int len = 0;
 
 	cur = ecdma_prov_cpu_path(pq, &lib);
@@ -715,12 +746,13 @@ static ssize_t ecdma_path_store(const char *buf, size_t count, bool pq)
 	return ecdma_prov_cpu_set_path(pq, p) ?: count;
 }
 
+/* "lib" or "gf", or per class ("4k:gf 64k:gf big:lib") if they differ */
 static ssize_t ecdma_path_active_show(char *buf, bool pq)
 {
-	bool lib;
+	char str[64];
 
-	ecdma_prov_cpu_path(pq, &lib);
-	return sysfs_emit(buf, "%s\n", lib ? "lib" : "gf");
+	ecdma_prov_cpu_path_str(pq, str, sizeof(str));
+	return sysfs_emit(buf, "%s\n", str);
 }
 
 static ssize_t pq_path_show(struct device *dev, struct device_attribute *attr,
@@ -807,7 +839,7 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_worker_budget.attr.attr,
 	&dev_attr_inline_budget.attr.attr,
 	&dev_attr_section_ops.attr.attr,
-	&dev_attr_nt_threshold.attr.attr,
+	&dev_attr_nt_threshold.attr,
 	&dev_attr_pq_path.attr,
 	&dev_attr_pq_path_active.attr,
 	&dev_attr_xor_path.attr,

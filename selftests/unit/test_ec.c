@@ -1259,17 +1259,73 @@ static void test_fast_xor(void)
 			 bad, hk.xor_calls, hk.violations);
 }
 
-/* Policy: fast paths off means off; NT by block size, never for scratch. */
+/*
+ * One encode WR of @len-byte aligned blocks under t_pol: (k, m) = (4, 2)
+ * Vandermonde (exact P+Q), Cauchy (RS) or, with @xor, 6 sources XORed.
+ * Returns the wrong bytes' count (0 or more); @nt_bytes: the calc's
+ * nt_bytes after it.
+ */
+static unsigned int policy_wr(enum t_mat type, bool xor, size_t len,
+			      u64 *nt_bytes)
+{
+	static const u8 ones[6] = { 1, 1, 1, 1, 1, 1 };
+	int k = xor ? 6 : 4, m = xor ? 1 : 2, j;
+	struct ecdma_ec_sge ds[6], cs[2];
+	struct tblk d[6], c[2];
+	u8 *ref[2], *cp[6], *outs[2];
+	struct ecdma_ec_mem mem;
+	struct ecdma_ec_wr wr;
+	struct tcalc tc;
+	unsigned int bad = 0;
+
+	if (tcalc_init(&tc, k, m, type, &fake_simd, &hooks_all))
+		return 1;
+	blks_alloc(d, k, len, 0);
+	blks_alloc(c, m, len, 0);
+	for (j = 0; j < k; j++) {
+		cp[j] = d[j].p;
+		sge_set(&ds[j], d[j].p, len);
+	}
+	for (j = 0; j < m; j++) {
+		ref[j] = test_alloc(len);
+		outs[j] = c[j].p;
+		sge_set(&cs[j], c[j].p, len);
+	}
+	ref_product(len, k, m, xor ? ones : tc.matrix, cp, ref, false);
+	wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, k, cs, m, len);
+	if (xor)
+		wr.matrix = ones;
+	bad += run_wr(&tc, &wr, test_rnd(2)) != 0;
+	for (j = 0; j < m; j++) {
+		bad += !!memcmp(outs[j], ref[j], len);
+		free(ref[j]);
+	}
+	*nt_bytes = ecdma_ec_exec_stats(tc.x)->nt_bytes;
+	blks_free(d, k);
+	blks_free(c, m);
+	tcalc_free(&tc);
+	return bad;
+}
+
+/*
+ * Policy: fast paths off means off, and per block-size class; NT by block
+ * size (nt_min) or by class and kind (nt_cls), never for accumulate or
+ * VALIDATE scratch.
+ */
 static void test_policy(void)
 {
-	static const size_t lens[] = { 100, 4095, 4096, 10000 };
-	struct ecdma_ec_exec_policy off = { 0, false, false };
-	struct ecdma_ec_exec_policy nt = { 4096, true, true };
+	static const size_t lens[] = { 100, 4095, 4096, 10000, 70000 };
+	struct ecdma_ec_exec_policy off = { 0, 0, 0, { 0 } };
+	struct ecdma_ec_exec_policy nt = {
+		4096, ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL, { 0 }
+	};
+	struct ecdma_ec_exec_policy cls = { 0 };
 	struct enc_opts o = {
 		.type = T_VANDERMONDE, .align_mode = 0, .hooks = &hooks_all,
 		.fix_m = 2,
 	};
-	unsigned int bad = 0, i;
+	unsigned int bad = 0, i, phase;
+	u64 ntb;
 	int it;
 
 	hk_reset();
@@ -1286,11 +1342,37 @@ static void test_policy(void)
 			 "policy_fast_paths_off (%u wrong, %lu pq, %lu xor calls)\n",
 			 bad, hk.pq_calls, hk.xor_calls);
 
-	/* NT exactly for blocks >= nt_min; then nt_min 0: never */
+	/* fast paths for some classes only: P+Q 4 KiB, XOR 64 KiB */
+	hk_reset();
+	bad = 0;
+	cls.fast_pq = BIT(ECDMA_GF_CLS_4K);
+	cls.fast_xor = BIT(ECDMA_GF_CLS_64K);
+	t_pol = &cls;
+	for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
+		size_t len = lens[i % ARRAY_SIZE(lens)] & ~(size_t)511;
+		bool xor = i >= ARRAY_SIZE(lens);
+		unsigned long before = xor ? hk.xor_calls : hk.pq_calls;
+		bool want = ecdma_gf_cls(len) == (xor ? ECDMA_GF_CLS_64K :
+						      ECDMA_GF_CLS_4K);
+
+		if (!len)
+			continue;
+		bad += policy_wr(T_VANDERMONDE, xor, len, &ntb);
+		bad += ((xor ? hk.xor_calls : hk.pq_calls) > before) != want;
+	}
+	ksft_test_result(!bad && !hk.violations,
+			 "policy_fast_paths_by_class (%u wrong, %lu pq, %lu xor calls)\n",
+			 bad, hk.pq_calls, hk.xor_calls);
+
+	/*
+	 * NT: phase 0 exactly for blocks >= nt_min; 1: nt_min 0, no class:
+	 * never; 2: RS of the 64 KiB class only (other kinds' bits must not
+	 * leak into RS).
+	 */
 	hk_reset();
 	bad = 0;
 	t_pol = &nt;
-	for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
+	for (i = 0; i < 3 * ARRAY_SIZE(lens); i++) {
 		struct ecdma_ec_sge ds[4], cs[2];
 		struct tblk d[4], c[2];
 		u8 *ref[2], *cp[4], *outs[2];
@@ -1302,9 +1384,16 @@ static void test_policy(void)
 		bool want;
 		int j;
 
-		if (i == ARRAY_SIZE(lens))
+		phase = i / ARRAY_SIZE(lens);
+		if (phase == 1)
 			nt.nt_min = 0;
-		want = nt.nt_min && len >= nt.nt_min;
+		if (phase == 2) {
+			nt.nt_cls[ECDMA_GF_KIND_RS] = BIT(ECDMA_GF_CLS_64K);
+			nt.nt_cls[ECDMA_GF_KIND_PQ] = ECDMA_GF_CLS_ALL;
+			nt.nt_cls[ECDMA_GF_KIND_XOR] = ECDMA_GF_CLS_ALL;
+		}
+		want = phase == 2 ? ecdma_gf_cls(len) == ECDMA_GF_CLS_64K :
+		       nt.nt_min && len >= nt.nt_min;
 		if (tcalc_init(&tc, 4, 2, T_CAUCHY, &fake_simd,
 			       &hooks_fpu_only)) {
 			bad++;
@@ -1356,7 +1445,7 @@ static void test_policy(void)
 	}
 	t_pol = NULL;
 	ksft_test_result(!bad && !hk.violations,
-			 "policy_nt_by_block_size (%u wrong, %lu nt calls)\n",
+			 "policy_nt_by_block_size_and_class (%u wrong, %lu nt calls)\n",
 			 bad, hk.nt_calls);
 }
 
@@ -1511,7 +1600,7 @@ int main(void)
 	static const int v0[2] = { 1, 0 }, v1[2] = { 0, 0 }, v2[2] = { 0, 1 };
 
 	ksft_print_header();
-	ksft_set_plan(27);
+	ksft_set_plan(28);
 	test_rng_init();
 
 	test_attr();

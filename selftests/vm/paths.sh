@@ -4,12 +4,14 @@
 # How the CPU provider computes (Documentation/admin-guide/ecdma.rst,
 # "Fast paths and stores"):
 #  - pq_path / xor_path: lib/raid6 and xor_blocks() or ecdma's GF algo for
-#    exact RAID-6 P+Q and XOR; "auto" takes the faster as measured at load.
+#    exact RAID-6 P+Q and XOR; "auto" takes the faster as measured at load,
+#    per block-size class (debugfs ecdma/calibration has the numbers).
 #    raid6test (async_tx, exact P+Q on 4 KiB pages) must pass with either,
 #    and the counters must show the chosen code ran and the other did not.
-#  - nt_threshold: blocks at least this big are written with non-temporal
+#  - nt_threshold: "auto" (default: NT stores per class and kind as
+#    calibrated) or blocks at least this big are written with non-temporal
 #    stores by the SIMD algos; dmatest with 64 KiB buffers must pass, with
-#    nt_bytes moving only when the threshold allows it.
+#    nt_bytes moving only when the threshold or the calibration allows it.
 # dmatest must come before anything loads async_tx (tests.list).
 . /ecdma/lib.sh
 
@@ -17,27 +19,53 @@ ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 D=$ECDMA_DEV
 
 # --- calibration at load, and "auto" -----------------------------------
-dmesg | grep -E 'ecdma: P\+Q (lib|gf): raid6 .* MB/s, gf .* MB/s; XOR (lib|gf)' |
-	sed 's/^/# /'
-dmesg | grep -q -E 'ecdma: P\+Q (lib|gf): raid6 .* MB/s' &&
+dmesg | grep -E 'ecdma: calibrat' | sed 's/^/# /'
+dmesg | grep -q -E 'ecdma: calibrated: raid6 .*, gf .*: P\+Q .*, XOR .*; stores: xor .*, pq .*, rs ' &&
 	ktap_ok calibration_logged || ktap_fail calibration_logged
+# one word when every block-size class agrees, else per class
+paths_re='^(lib|gf|4k:(lib|gf) 64k:(lib|gf) big:(lib|gf))$'
 for p in pq xor; do
 	v=$(cat $D/${p}_path) a=$(cat $D/${p}_path_active)
-	[ "$v" = "[auto] lib gf" ] && { [ "$a" = lib ] || [ "$a" = gf ]; } &&
+	[ "$v" = "[auto] lib gf" ] && echo "$a" | grep -q -E "$paths_re" &&
 		ktap_ok "${p}_path_default_auto # $a" ||
 		ktap_fail "${p}_path_default_auto # '$v' '$a'"
 done
 cal=/sys/kernel/debug/ecdma/calibration
-grep -q -E '^pq lib [0-9]+ gf [0-9]+$' $cal && grep -q -E '^xor lib [0-9]+ gf [0-9]+$' $cal &&
+n='[0-9]+/[0-9]+'
+[ "$(grep -c -E "^class (4k|64k|big) block [0-9]+$" $cal)" = 3 ] &&
+	[ "$(grep -c -E "^pq lib $n gf $n gf_nt $n$" $cal)" = 3 ] &&
+	[ "$(grep -c -E "^xor lib $n gf $n gf_nt $n$" $cal)" = 3 ] &&
+	[ "$(grep -c -E "^rs lib 0/0 gf $n gf_nt $n$" $cal)" = 3 ] &&
 	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
 sed 's/^/# /' $cal
-# auto follows the measurement: lib exactly when lib measured >= gf
+# expect <kind> <lib|nt>: what the measurements imply, per class, in the
+# *_active format: lib when measured and its hot * cold is at least the
+# GF algo's best; NT when its hot * cold beats regular stores'
+expect() {
+	awk -v kind="$1" -v what="$2" '
+	function prod(s,  f) { split(s, f, "/"); return f[1] * f[2] }
+	$1 == "class" { c = $2 }
+	$1 == kind && $2 == "lib" {
+		l = prod($3); g = prod($5); t = prod($7); b = g > t ? g : t
+		if (what == "lib") v[c] = (l > 0 && l >= b) ? "lib" : "gf"
+		else v[c] = t > g ? "nt" : "regular"
+	}
+	END {
+		if (v["4k"] == v["64k"] && v["64k"] == v["big"]) print v["4k"]
+		else printf "4k:%s 64k:%s big:%s\n", v["4k"], v["64k"], v["big"]
+	}' $cal
+}
 for p in pq xor; do
-	set -- $(grep "^$p lib" $cal)
-	[ "$3" -ge "$5" ] && want=lib || want=gf
+	want=$(expect $p lib)
 	[ "$(cat $D/${p}_path_active)" = "$want" ] &&
 		ktap_ok "${p}_auto_follows_calibration # $want" ||
 		ktap_fail "${p}_auto_follows_calibration # want $want"
+done
+for k in xor pq rs; do
+	want=$(expect $k nt)
+	grep -q -x "${k}_stores auto -> $want" $cal &&
+		ktap_ok "${k}_stores_follow_calibration # $want" ||
+		ktap_fail "${k}_stores_follow_calibration # want $want"
 done
 
 # --- bad values change nothing --------------------------------------------
@@ -53,10 +81,10 @@ for p in pq_path xor_path; do
 done
 before=$(cat $D/nt_threshold)
 bad=0
-for v in -1 abc 1073741825 ""; do
+for v in -1 abc 1073741825 "" AUTO "auto 1"; do
 	echo "$v" >$D/nt_threshold 2>/dev/null && bad=$((bad + 1))
 done
-[ "$bad" = 0 ] && [ "$(cat $D/nt_threshold)" = "$before" ] && [ "$before" = 65536 ] &&
+[ "$bad" = 0 ] && [ "$(cat $D/nt_threshold)" = "$before" ] && [ "$before" = auto ] &&
 	ktap_ok "nt_threshold_default_and_rejects_bad_values" ||
 	ktap_fail "nt_threshold_default_and_rejects_bad_values # $bad accepted, $before"
 for p in pq_path_active xor_path_active; do
@@ -96,7 +124,38 @@ nt_case() {
 nt_case nt_64k 65536 65536
 nt_case nt_below 65536 32768
 nt_case nt_off 0 65536
-echo 65536 >$D/nt_threshold
+# auto: dmatest's 64 KiB XOR (kind xor) and PQ with all-1 coefficients
+# (kind rs) use NT exactly as calibrated for the 64k class
+echo auto >$D/nt_threshold
+echo gf >$D/xor_path
+b=$(ecdma_stat nt_bytes) g=$(ecdma_stat gf_bytes)
+dmesg -c >/dev/null
+modprobe dmatest iterations=20 xor_sources=6 pq_sources=6 norandom=1 \
+	test_buf_size=65536 device=ecdma max_channels=1 timeout=60000 \
+	threads_per_chan=1 || ktap_fail nt_auto_dmatest_load
+echo 1 >/sys/module/dmatest/parameters/run
+cat /sys/module/dmatest/parameters/wait >/dev/null
+modprobe -r dmatest
+s=$(dmesg | grep -c 'summary .* 0 failures')
+f=$(dmesg | grep 'summary' | grep -v -c ' 0 failures')
+[ "$s" -ge 2 ] && [ "$f" = 0 ] && ktap_ok "nt_auto_dmatest_clean # $s summaries" ||
+	ktap_fail "nt_auto_dmatest_clean # $s clean, $f failing"
+dn=$(($(ecdma_stat nt_bytes) - b)) dg=$(($(ecdma_stat gf_bytes) - g))
+want=0
+for k in xor rs; do
+	case $(sed -n "s/^${k}_stores auto -> //p" $cal) in
+	nt|*64k:nt*) want=1 ;;
+	esac
+done
+[ "$algo" = generic ] && want=0
+ktap_diag "nt auto: block 65536, algo $algo: gf_bytes +$dg nt_bytes +$dn, nt expected $want"
+if [ "$want" = 1 ]; then
+	[ "$dn" -gt 0 ] && [ "$dn" -le "$dg" ] && ktap_ok nt_auto_follows_calibration ||
+		ktap_fail nt_auto_follows_calibration
+else
+	[ "$dg" -gt 0 ] && [ "$dn" = 0 ] && ktap_ok nt_auto_follows_calibration ||
+		ktap_fail nt_auto_follows_calibration
+fi
 echo auto >$D/xor_path
 
 # --- pq_path / xor_path, through raid6test ----------------------------------

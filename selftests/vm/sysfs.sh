@@ -102,10 +102,12 @@ bad section_ops 0 "$EINVAL"
 bad section_ops 5000 "$EINVAL"
 good section_ops "$so"
 nt=$(cat $D/nt_threshold)
+ktap_check nt_threshold_default_auto test "$nt" = auto
 good nt_threshold 0
 good nt_threshold 1048576
 bad nt_threshold -5 "$EINVAL"
 bad nt_threshold 2000000000 "$EINVAL"
+bad nt_threshold automatic "$EINVAL"
 good nt_threshold "$nt"
 good pq_path gf "auto lib [gf]"
 ktap_check pq_path_gf_active test "$(cat $D/pq_path_active)" = gf

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calibration of the CPU engine's store policy and fast paths (gf_cal.h).
+ *
+ * For every block-size class (4 KiB, 64 KiB, ECDMA_GF_CAL_BIG standing
+ * for anything larger) and every kind of operation (XOR, exact RAID-6
+ * P+Q, general RS), each candidate (lib/raid6 or xor_blocks(), the GF
+ * algo with regular stores, with non-temporal stores) is timed cache hot
+ * (the same stripe again) and cold (stripes just flushed from every
+ * cache), ECDMA_GF_CAL_DISKS data blocks, called the way the executor
+ * calls it (pieces, one FPU section each).  Rounds interleave the
+ * candidates, so a slow moment hits all of them alike, and each keeps its
+ * best; the choice per class is the best geometric mean of hot and cold.
+ *
+ * Why: make bench found NT stores winning 1.1-1.4x on DRAM-resident big
+ * blocks on one host and losing 0.6x on cache-hot ones on another, and
+ * lib/raid6 ahead of or behind the GF algo depending on the block size;
+ * no threshold fixed on one machine holds on the next.
+ *
+ * Pure code: no clock, cache flush or FPU of its own (struct
+ * ecdma_gf_cal_env), no allocation.
+ */
+#include "ecdma_compat.h"
+#include "gf.h"
+#include "gf_algo.h"
+#include "gf_cal.h"
+
+const char *const ecdma_gf_cls_names[ECDMA_GF_CLS_NR] = {
+	[ECDMA_GF_CLS_4K] = "4k",
+	[ECDMA_GF_CLS_64K] = "64k",
+	[ECDMA_GF_CLS_BIG] = "big",
+};
+
+const char *const ecdma_gf_kind_names[ECDMA_GF_KIND_NR] = {
+	[ECDMA_GF_KIND_XOR] = "xor",
+	[ECDMA_GF_KIND_PQ] = "pq",
+	[ECDMA_GF_KIND_RS] = "rs",
+};
+
+const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS] = {
+	[ECDMA_GF_CAL_LIB] = "lib",
+	[ECDMA_GF_CAL_REG] = "gf",
+	[ECDMA_GF_CAL_NT] = "gf_nt",
+};
+
+/* the block measured per class */
+static const u32 cal_block[ECDMA_GF_CLS_NR] = {
+	[ECDMA_GF_CLS_4K] = 4096,
+	[ECDMA_GF_CLS_64K] = 65536,
+	[ECDMA_GF_CLS_BIG] = ECDMA_GF_CAL_BIG,
+};
+
+/* calls per hot measurement (after one to warm up), per class */
+static const u8 cal_hot_calls[ECDMA_GF_CLS_NR] = { 8, 2, 1 };
+/* stripes per cold measurement, at most */
+#define CAL_COLD_STRIPES	8
+
+struct cal_run {
+	const struct ecdma_gf_algo *algo;
+	const struct ecdma_gf_cal_env *env;
+	const u8 *tbls_pq;
+	const u8 *tbls_rs;
+};
+
+static int cal_outs(enum ecdma_gf_kind kind)
+{
+	switch (kind) {
+	case ECDMA_GF_KIND_XOR:
+		return 1;
+	case ECDMA_GF_KIND_PQ:
+		return 2;
+	default:
+		return ECDMA_GF_CAL_OUTS;
+	}
+}
+
+static bool cal_usable(const struct ecdma_gf_cal_env *env,
+		       enum ecdma_gf_kind kind, enum ecdma_gf_cal_way way)
+{
+	if (way != ECDMA_GF_CAL_LIB)
+		return true;
+	if (kind == ECDMA_GF_KIND_PQ)
+		return env->pq_lib;
+	return kind == ECDMA_GF_KIND_XOR && env->xor_lib && env->xor_max;
+}
+
+/* lib/raid6 or xor_blocks() on one piece, as xc_fast() calls them */
+static void cal_lib(const struct ecdma_gf_cal_env *env,
+		    enum ecdma_gf_kind kind, size_t len, void **ptrs)
+{
+	unsigned int c, s;
+
+	if (kind == ECDMA_GF_KIND_PQ) {
+		env->pq_lib(ECDMA_GF_CAL_DISKS + 2, len, ptrs);
+		return;
+	}
+	/* xor_blocks() only accumulates */
+	memcpy(ptrs[ECDMA_GF_CAL_DISKS], ptrs[0], len);
+	for (s = 1; s < ECDMA_GF_CAL_DISKS; s += c) {
+		c = min_t(unsigned int, ECDMA_GF_CAL_DISKS - s, env->xor_max);
+		env->xor_lib(c, len, ptrs[ECDMA_GF_CAL_DISKS], ptrs + s);
+	}
+}
+
+/* One request of @kind over the stripe at @base, blocks of @b bytes. */
+static void cal_call(const struct cal_run *r, enum ecdma_gf_kind kind,
+		     enum ecdma_gf_cal_way way, size_t b, u8 *base)
+{
+	const struct ecdma_gf_cal_env *env = r->env;
+	const struct ecdma_gf_algo *algo = r->algo;
+	int nblk = ECDMA_GF_CAL_DISKS + cal_outs(kind), i;
+	unsigned int flags = way == ECDMA_GF_CAL_NT ? ECDMA_GF_NT : 0;
+	void *ptrs[ECDMA_GF_CAL_BLOCKS];
+	size_t n = b, off, len;
+
+	if (env->piece) {
+		/* as xc_range(): a 512-byte multiple, at least 512 */
+		n = (env->piece / nblk) & ~(size_t)511;
+		n = min(max_t(size_t, n, 512), b);
+	}
+	for (off = 0; off < b; off += len) {
+		len = min(n, b - off);
+		for (i = 0; i < nblk; i++)
+			ptrs[i] = base + i * b + off;
+		if (way == ECDMA_GF_CAL_LIB) {
+			cal_lib(env, kind, len, ptrs);
+			continue;
+		}
+		if (env->fpu && algo->fpu)
+			env->fpu(true);
+		if (kind == ECDMA_GF_KIND_XOR)
+			algo->xor(len, ECDMA_GF_CAL_DISKS,
+				  (const u8 *const *)ptrs,
+				  ptrs[ECDMA_GF_CAL_DISKS], flags);
+		else
+			algo->encode(len, ECDMA_GF_CAL_DISKS, cal_outs(kind),
+				     kind == ECDMA_GF_KIND_PQ ? r->tbls_pq :
+				     r->tbls_rs, (const u8 *const *)ptrs,
+				     (u8 *const *)ptrs + ECDMA_GF_CAL_DISKS,
+				     flags);
+		if (env->fpu && algo->fpu)
+			env->fpu(false);
+	}
+}
+
+/* MB/s of data of one candidate, hot or cold, in @buf */
+static u32 cal_measure(const struct cal_run *r, enum ecdma_gf_cls cls,
+		       enum ecdma_gf_kind kind, enum ecdma_gf_cal_way way,
+		       bool cold, u8 *buf)
+{
+	const struct ecdma_gf_cal_env *env = r->env;
+	size_t b = cal_block[cls], stripe = ECDMA_GF_CAL_BLOCKS * b;
+	int calls = cal_hot_calls[cls], i;
+	u64 t;
+
+	if (cold) {
+		calls = min_t(int, ECDMA_GF_CAL_BUF_BYTES / stripe,
+			      CAL_COLD_STRIPES);
+		env->flush(buf, calls * stripe);
+	} else {
+		cal_call(r, kind, way, b, buf);
+	}
+	t = env->now_ns();
+	for (i = 0; i < calls; i++)
+		cal_call(r, kind, way, b, buf + (cold ? i * stripe : 0));
+	t = env->now_ns() - t;
+	/* bytes * 1000 / ns: MB/s */
+	return div_u64((u64)ECDMA_GF_CAL_DISKS * b * calls * 1000,
+		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
+}
+
+/* Every candidate of every class once, hot and cold; keep the best. */
+static void cal_round(const struct cal_run *r, u8 *buf,
+		      struct ecdma_gf_cal *cal)
+{
+	int c, kind, way, cold;
+
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+			for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
+				u32 *m = cal->mbps[c][kind][way];
+
+				if (!cal_usable(r->env, kind, way))
+					continue;
+				for (cold = 0; cold < 2; cold++)
+					m[cold] = max(m[cold],
+						      cal_measure(r, c, kind, way,
+								  cold, buf));
+				if (r->env->resched)
+					r->env->resched();
+			}
+		}
+	}
+}
+
+/**
+ * ecdma_gf_cal_init() - a calibration that has not run
+ * @cal: reset to the choices of an unmeasured host
+ *
+ * The kernel's own code for P+Q and XOR, as before there was a
+ * calibration, and regular stores everywhere.
+ */
+void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
+{
+	int c;
+
+	memset(cal, 0, sizeof(*cal));
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		cal->block[c] = cal_block[c];
+	cal->lib_pq = ECDMA_GF_CLS_ALL;
+	cal->lib_xor = ECDMA_GF_CLS_ALL;
+}
+
+/* geometric mean, squared: compares like the mean without a root */
+static u64 cal_score(const u32 *hc)
+{
+	return (u64)hc[0] * hc[1];
+}
+
+/**
+ * ecdma_gf_cal_decide() - choose from the measurements
+ * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
+ *
+ * Per class and kind: NT stores when the GF algo's geometric mean of hot
+ * and cold is higher with them; lib/raid6 or xor_blocks() when measured
+ * and at least as good as the GF algo's better store kind.
+ */
+void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
+{
+	int c, kind;
+
+	cal->lib_pq = 0;
+	cal->lib_xor = 0;
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
+		cal->nt[kind] = 0;
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+			u32 (*m)[2] = cal->mbps[c][kind];
+			u64 reg = cal_score(m[ECDMA_GF_CAL_REG]);
+			u64 nt = cal_score(m[ECDMA_GF_CAL_NT]);
+			u64 lib = cal_score(m[ECDMA_GF_CAL_LIB]);
+			bool use_lib = lib && lib >= max(reg, nt);
+
+			if (nt > reg)
+				cal->nt[kind] |= BIT(c);
+			if (use_lib && kind == ECDMA_GF_KIND_PQ)
+				cal->lib_pq |= BIT(c);
+			if (use_lib && kind == ECDMA_GF_KIND_XOR)
+				cal->lib_xor |= BIT(c);
+		}
+	}
+}
+
+/**
+ * ecdma_gf_calibrate() - measure and choose, on this host
+ * @algo: the GF algo the engine runs
+ * @env: clock, cache flush, FPU sections and the kernel's own code
+ * @buf: ECDMA_GF_CAL_BUF_BYTES of memory, any content, any alignment of
+ *	at least 64 bytes (lib/raid6's)
+ * @tbls: ECDMA_GF_CAL_TBL_BYTES of scratch
+ * @cal: the result; on error as ecdma_gf_cal_init() leaves it
+ *
+ * Context: wherever @algo and @env's hooks may run; @env->resched between
+ * measurements.  About 60 MB of data per round (3-4 ms at 20-30 GB/s).
+ * Return: 0, or -EINVAL when @env lacks a clock or a flush.
+ */
+int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
+		       const struct ecdma_gf_cal_env *env, u8 *buf, u8 *tbls,
+		       struct ecdma_gf_cal *cal)
+{
+	struct cal_run r = { .algo = algo, .env = env, .tbls_pq = tbls };
+	u8 mat[ECDMA_GF_CAL_DISKS * ECDMA_GF_CAL_OUTS], *rs;
+	u64 start;
+	int i, rd;
+
+	ecdma_gf_cal_init(cal);
+	if (!env->now_ns || !env->flush)
+		return -EINVAL;
+	/* P = sum D_i, Q = sum 2^i D_i; RS(8,4) Cauchy */
+	for (i = 0; i < ECDMA_GF_CAL_DISKS; i++) {
+		mat[i * 2] = 1;
+		mat[i * 2 + 1] = ecdma_gf_pow2(i);
+	}
+	algo->prep(mat, ECDMA_GF_CAL_DISKS, 2, tbls);
+	rs = tbls + 2 * ECDMA_GF_CAL_DISKS * algo->tbl_bytes;
+	ecdma_gf_gen_matrix(ECDMA_EC_MATRIX_CAUCHY, ECDMA_GF_CAL_DISKS,
+			    ECDMA_GF_CAL_OUTS, mat);
+	algo->prep(mat, ECDMA_GF_CAL_DISKS, ECDMA_GF_CAL_OUTS, rs);
+	r.tbls_rs = rs;
+
+	start = env->now_ns();
+	for (rd = 0; rd < ECDMA_GF_CAL_ROUNDS; rd++) {
+		if (rd && env->now_ns() - start > env->max_ns)
+			break;
+		cal_round(&r, buf, cal);
+		cal->rounds++;
+	}
+	cal->done = true;
+	ecdma_gf_cal_decide(cal);
+	return 0;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Calibration of the CPU engine's store policy and fast paths, per
+ * block-size class (gf_algo.h): NT or regular stores, and lib/raid6 or
+ * xor_blocks() against the GF algo, measured on the running host, cache
+ * hot and cold.  Pure code: the CPU provider runs it at load with the
+ * kernel's clock, cache flush and FPU sections (prov_cpu_cal.c), make
+ * bench runs the very same code in userspace to show what the engine
+ * would choose there, and the unit tests check the decisions.
+ */
+#ifndef _ECDMA_GF_CAL_H
+#define _ECDMA_GF_CAL_H
+
+#include "ecdma_compat.h"
+#include "gf_algo.h"
+
+/* data blocks of every measurement, and the most outputs (RS(8,4)) */
+#define ECDMA_GF_CAL_DISKS	8
+#define ECDMA_GF_CAL_OUTS	4
+#define ECDMA_GF_CAL_BLOCKS	(ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_OUTS)
+/* the block measured for ECDMA_GF_CLS_BIG */
+#define ECDMA_GF_CAL_BIG	(128 * 1024)
+/* the buffer ecdma_gf_calibrate() works in: one stripe of big blocks */
+#define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
+/* its table scratch: P+Q and RS(8,4) tables of any algo */
+#define ECDMA_GF_CAL_TBL_BYTES	\
+	((2 + ECDMA_GF_CAL_OUTS) * ECDMA_GF_CAL_DISKS * ECDMA_GF_NIBBLE_TBL_BYTES)
+/* rounds at most; each round measures every candidate once */
+#define ECDMA_GF_CAL_ROUNDS	3
+
+/**
+ * enum ecdma_gf_cal_way - the candidates for one kind of operation
+ * @ECDMA_GF_CAL_LIB: lib/raid6's gen_syndrome (P+Q) or xor_blocks() (XOR),
+ *	called as the executor calls them; none for RS
+ * @ECDMA_GF_CAL_REG: the GF algo with regular stores
+ * @ECDMA_GF_CAL_NT: the GF algo with non-temporal stores
+ * @ECDMA_GF_CAL_WAYS: number of candidates
+ */
+enum ecdma_gf_cal_way {
+	ECDMA_GF_CAL_LIB,
+	ECDMA_GF_CAL_REG,
+	ECDMA_GF_CAL_NT,
+	ECDMA_GF_CAL_WAYS,
+};
+
+/**
+ * struct ecdma_gf_cal_env - what a calibration needs from where it runs
+ * @now_ns: a monotonic clock, in ns
+ * @flush: write back and evict @len bytes at @p from every cache level
+ *	(clflush), so that the next access comes from memory
+ * @fpu: enter (@on) or leave a SIMD section (kernel_fpu_begin/end());
+ *	NULL where none is needed
+ * @pq_lib: lib/raid6's gen_syndrome(disks, bytes, ptrs) (raid6_call);
+ *	NULL: not measured
+ * @xor_lib: xor_blocks(count, bytes, dest, srcs) for up to @xor_max
+ *	sources; NULL: not measured
+ * @xor_max: most sources @xor_lib takes at once
+ * @piece: bytes of all blocks per call, as the executor splits a request
+ *	over its sections (xc_range()); 0: whole blocks
+ * @max_ns: no new round starts after this long (the first always runs)
+ * @resched: called between measurements (cond_resched()), or NULL
+ */
+struct ecdma_gf_cal_env {
+	u64 (*now_ns)(void);
+	void (*flush)(void *p, size_t len);
+	void (*fpu)(bool on);
+	void (*pq_lib)(int disks, size_t bytes, void **ptrs);
+	void (*xor_lib)(unsigned int count, size_t bytes, void *dest,
+			void **srcs);
+	unsigned int xor_max;
+	size_t piece;
+	u64 max_ns;
+	void (*resched)(void);
+};
+
+/**
+ * struct ecdma_gf_cal - what a calibration found and chose
+ * @done: it ran
+ * @rounds: rounds measured
+ * @block: the block size measured for each class
+ * @mbps: [class][kind][way][0: hot, 1: cold]: best MB/s of data
+ *	(ECDMA_GF_CAL_DISKS blocks) over the rounds; 0: not measured
+ * @lib_pq: bit c: lib/raid6 computes exact P+Q of class c
+ * @lib_xor: bit c: xor_blocks() computes XOR of class c
+ * @nt: [kind]: bit c: the GF algo writes blocks of class c with
+ *	non-temporal stores
+ *
+ * Every choice is the candidate with the best geometric mean of its hot
+ * and cold throughput (ecdma_gf_cal_decide()).
+ */
+struct ecdma_gf_cal {
+	bool done;
+	int rounds;
+	u32 block[ECDMA_GF_CLS_NR];
+	u32 mbps[ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR][ECDMA_GF_CAL_WAYS][2];
+	u8 lib_pq;
+	u8 lib_xor;
+	u8 nt[ECDMA_GF_KIND_NR];
+};
+
+extern const char *const ecdma_gf_cls_names[ECDMA_GF_CLS_NR];
+extern const char *const ecdma_gf_kind_names[ECDMA_GF_KIND_NR];
+extern const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS];
+
+void ecdma_gf_cal_init(struct ecdma_gf_cal *cal);
+int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
+		       const struct ecdma_gf_cal_env *env, u8 *buf, u8 *tbls,
+		       struct ecdma_gf_cal *cal);
+void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal);
+
+#endif /* _ECDMA_GF_CAL_H */

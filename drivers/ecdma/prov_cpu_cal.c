@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma EC verbs, CPU provider: who computes exact P+Q and XOR (lib/raid6
+ * and xor_blocks(), or the GF algo) and with which stores, per block-size
+ * class.
+ *
+ * At load, and whenever the algo changes, ecdma_gf_calibrate() (gf_cal.c)
+ * measures every candidate on this host, cache hot and cold, and chooses
+ * per class.  pq_path / xor_path (sysfs) can force a fast path for every
+ * class, nt_threshold a fixed NT threshold instead of the measured choice.
+ * Executors take the result once per section (ecdma_cpu_exec_policy()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/raid/pq.h>
+#include <linux/raid/xor.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <asm/cacheflush.h>
+#include <asm/fpu/api.h>
+
+#include "ec_priv.h"
+#include "gf_algo.h"
+#include "gf_cal.h"
+
+/* no new round of measurements after this long (emulated CPUs: one) */
+#define CAL_MAX_NS	(20 * NSEC_PER_MSEC)
+
+const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
+	[ECDMA_CPU_PATH_AUTO] = "auto",
+	[ECDMA_CPU_PATH_LIB] = "lib",
+	[ECDMA_CPU_PATH_GF] = "gf",
+};
+
+/*
+ * Guards ecdma_cpu_cal, ecdma_cpu_cal_algo, ecdma_cpu_path_set and the
+ * writes of ecdma_cpu_lib, ecdma_cpu_nt and ecdma_cpu_nt_fixed.
+ * Executors read those three without it (READ_ONCE, once per section): a
+ * change applies from the next section.
+ */
+static DEFINE_MUTEX(ecdma_cpu_cal_lock);
+static struct ecdma_gf_cal ecdma_cpu_cal;
+static const char *ecdma_cpu_cal_algo;
+/* [pq]: the sysfs choice for P+Q (1) and XOR (0) */
+static enum ecdma_cpu_path ecdma_cpu_path_set[2];
+/* [pq]: bit c: lib/raid6 (1) or xor_blocks() (0) computes class c */
+static u8 ecdma_cpu_lib[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
+/* [kind]: bit c: NT stores for class c, as calibrated */
+static u8 ecdma_cpu_nt[ECDMA_GF_KIND_NR];
+/* nt_threshold was set to a number: it decides, not the calibration */
+static bool ecdma_cpu_nt_fixed;
+
+static u64 ecdma_cpu_cal_now(void)
+{
+	return ktime_get_ns();
+}
+
+static void ecdma_cpu_cal_flush(void *p, size_t len)
+{
+	clflush_cache_range(p, len);
+}
+
+static void ecdma_cpu_cal_fpu(bool on)
+{
+	if (on)
+		kernel_fpu_begin();
+	else
+		kernel_fpu_end();
+}
+
+/* lib/raid6 and xor_blocks() manage the FPU themselves */
+static void ecdma_cpu_cal_pq(int disks, size_t bytes, void **ptrs)
+{
+	raid6_call.gen_syndrome(disks, bytes, ptrs);
+}
+
+static void ecdma_cpu_cal_xor(unsigned int count, size_t bytes, void *dest,
+			      void **srcs)
+{
+	xor_blocks(count, bytes, dest, srcs);
+}
+
+static void ecdma_cpu_cal_resched(void)
+{
+	cond_resched();
+}
+
+/* Resolve "auto" and the store policy; ecdma_cpu_cal_lock held. */
+static void ecdma_cpu_apply(void)
+{
+	const struct ecdma_gf_cal *c = &ecdma_cpu_cal;
+	int pq, kind;
+
+	for (pq = 0; pq < 2; pq++) {
+		u8 lib;
+
+		switch (ecdma_cpu_path_set[pq]) {
+		case ECDMA_CPU_PATH_LIB:
+			lib = ECDMA_GF_CLS_ALL;
+			break;
+		case ECDMA_CPU_PATH_GF:
+			lib = 0;
+			break;
+		default:
+			/* unmeasured: ecdma_gf_cal_init() chose the kernel's */
+			lib = pq ? c->lib_pq : c->lib_xor;
+			break;
+		}
+		WRITE_ONCE(ecdma_cpu_lib[pq], lib);
+	}
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
+		WRITE_ONCE(ecdma_cpu_nt[kind], c->nt[kind]);
+}
+
+/* "4k:gf 64k:gf big:lib", or one word when every class agrees */
+static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
+			     const char *yes, const char *no)
+{
+	int c, len = 0;
+
+	if (!mask || mask == ECDMA_GF_CLS_ALL)
+		return scnprintf(buf, size, "%s", mask ? yes : no);
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		len += scnprintf(buf + len, size - len, "%s%s:%s",
+				 c ? " " : "", ecdma_gf_cls_names[c],
+				 mask & BIT(c) ? yes : no);
+	return len;
+}
+
+static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
+			      const char *algo)
+{
+	char pq[40], xor[40], nt[3][40];
+	int c, k;
+
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		const u32 (*m)[ECDMA_GF_CAL_WAYS][2] = cal->mbps[c];
+
+		pr_info("calibration %s (MB/s hot/cold): P+Q raid6 %u/%u gf %u/%u gf_nt %u/%u; XOR xor_blocks %u/%u gf %u/%u gf_nt %u/%u; RS gf %u/%u gf_nt %u/%u\n",
+			ecdma_gf_cls_names[c],
+			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
+			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
+			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
+			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
+			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
+			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
+			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][0],
+			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][1],
+			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][0],
+			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][1],
+			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][0],
+			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][1],
+			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_REG][0],
+			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_REG][1],
+			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][0],
+			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][1]);
+	}
+	ecdma_cpu_cls_str(pq, sizeof(pq), cal->lib_pq, "lib", "gf");
+	ecdma_cpu_cls_str(xor, sizeof(xor), cal->lib_xor, "lib", "gf");
+	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
+		ecdma_cpu_cls_str(nt[k], sizeof(nt[k]), cal->nt[k], "nt",
+				  "regular");
+	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores: xor %s, pq %s, rs %s\n",
+		raid6_call.name, algo, cal->rounds, pq, xor,
+		nt[ECDMA_GF_KIND_XOR], nt[ECDMA_GF_KIND_PQ],
+		nt[ECDMA_GF_KIND_RS]);
+}
+
+/**
+ * ecdma_cpu_calibrate() - measure the candidates with @algo; sets "auto"
+ * @algo: the GF algo new calcs get
+ *
+ * Context: process context, may sleep (about 10 ms; 1.5 MiB allocated
+ * meanwhile).  Without the FPU or the memory nothing is measured and the
+ * kernel's own code computes P+Q and XOR, with regular stores.
+ */
+void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
+{
+	const struct ecdma_gf_cal_env env = {
+		.now_ns = ecdma_cpu_cal_now,
+		.flush = ecdma_cpu_cal_flush,
+		.fpu = ecdma_cpu_cal_fpu,
+		.pq_lib = ecdma_cpu_cal_pq,
+		.xor_lib = ecdma_cpu_cal_xor,
+		.xor_max = MAX_XOR_BLOCKS,
+		/* sections of the worker: the executor splits blocks so */
+		.piece = ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET),
+		.max_ns = CAL_MAX_NS,
+		.resched = ecdma_cpu_cal_resched,
+	};
+	struct ecdma_gf_cal *cal;
+	u8 *buf = NULL, *tbls = NULL;
+
+	cal = kmalloc(sizeof(*cal), GFP_KERNEL);
+	if (!cal)
+		return;
+	ecdma_gf_cal_init(cal);
+	buf = kvmalloc(ECDMA_GF_CAL_BUF_BYTES, GFP_KERNEL);
+	tbls = kmalloc(ECDMA_GF_CAL_TBL_BYTES, GFP_KERNEL);
+	if (!buf || !tbls)
+		goto out_apply;
+	/* the SIMD candidates need the FPU here, as at every other load */
+	if (algo->fpu && (irqs_disabled() || !irq_fpu_usable()))
+		goto out_apply;
+	get_random_bytes(buf, ECDMA_GF_CAL_BUF_BYTES);
+	ecdma_gf_calibrate(algo, &env, buf, tbls, cal);
+out_apply:
+	mutex_lock(&ecdma_cpu_cal_lock);
+	ecdma_cpu_cal = *cal;
+	ecdma_cpu_cal_algo = algo->name;
+	ecdma_cpu_apply();
+	mutex_unlock(&ecdma_cpu_cal_lock);
+	if (cal->done)
+		ecdma_cpu_cal_log(cal, algo->name);
+	kfree(tbls);
+	kvfree(buf);
+	kfree(cal);
+}
+
+/**
+ * ecdma_cpu_exec_policy() - the policy executors apply in a section
+ * @pol: filled in
+ *
+ * Context: any; lock-free.
+ */
+void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
+{
+	bool fixed = READ_ONCE(ecdma_cpu_nt_fixed);
+	int kind;
+
+	pol->nt_min = fixed ? ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD) : 0;
+	pol->fast_pq = READ_ONCE(ecdma_cpu_lib[1]);
+	pol->fast_xor = READ_ONCE(ecdma_cpu_lib[0]);
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
+		pol->nt_cls[kind] = fixed ? 0 : READ_ONCE(ecdma_cpu_nt[kind]);
+}
+
+/**
+ * ecdma_prov_cpu_set_path() - choose who computes P+Q or XOR
+ * @pq: P+Q (true) or XOR (false)
+ * @path: the choice, for every block-size class
+ *
+ * Context: process context.  Applies from the next execution section.
+ * Return: 0, or -EINVAL for an unknown @path.
+ */
+int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path)
+{
+	if (path < 0 || path >= ECDMA_CPU_PATH_NR)
+		return -EINVAL;
+	mutex_lock(&ecdma_cpu_cal_lock);
+	ecdma_cpu_path_set[pq] = path;
+	ecdma_cpu_apply();
+	mutex_unlock(&ecdma_cpu_cal_lock);
+	return 0;
+}
+
+/**
+ * ecdma_prov_cpu_path() - the choice for P+Q or XOR, and its effect
+ * @pq: P+Q (true) or XOR (false)
+ * @lib_cls: set to the classes the kernel's code runs now (bit per
+ *	enum ecdma_gf_cls)
+ *
+ * Return: the choice (possibly ECDMA_CPU_PATH_AUTO).
+ */
+enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls)
+{
+	enum ecdma_cpu_path p;
+
+	mutex_lock(&ecdma_cpu_cal_lock);
+	p = ecdma_cpu_path_set[pq];
+	*lib_cls = ecdma_cpu_lib[pq];
+	mutex_unlock(&ecdma_cpu_cal_lock);
+	return p;
+}
+
+/**
+ * ecdma_prov_cpu_path_str() - the classes' paths for humans and sysfs
+ * @pq: P+Q (true) or XOR (false)
+ * @buf: filled in: "lib" or "gf" when every class agrees, else
+ *	"4k:gf 64k:gf big:lib"
+ * @size: of @buf
+ *
+ * Return: the length written.
+ */
+int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size)
+{
+	unsigned int lib;
+
+	ecdma_prov_cpu_path(pq, &lib);
+	return ecdma_cpu_cls_str(buf, size, lib, "lib", "gf");
+}
+
+/**
+ * ecdma_prov_cpu_set_nt() - who decides the store kind
+ * @threshold: blocks of at least this many bytes get NT stores (0:
+ *	none), for every kind of operation; -1: the calibration decides
+ *	per class ("auto")
+ *
+ * Context: process context.  Applies from the next execution section.
+ * Return: 0, or -EINVAL (nothing changed) for a @threshold out of the
+ * nt_threshold tunable's range.
+ */
+int ecdma_prov_cpu_set_nt(long threshold)
+{
+	int ret = 0;
+
+	mutex_lock(&ecdma_cpu_cal_lock);
+	if (threshold >= 0)
+		ret = ecdma_prov_cpu_tunable_set(ECDMA_CPU_NT_THRESHOLD,
+						 threshold);
+	if (!ret)
+		WRITE_ONCE(ecdma_cpu_nt_fixed, threshold >= 0);
+	mutex_unlock(&ecdma_cpu_cal_lock);
+	return ret;
+}
+
+/**
+ * ecdma_prov_cpu_nt() - the store kind's decider
+ *
+ * Return: the fixed threshold, or -1 while the calibration decides.
+ */
+long ecdma_prov_cpu_nt(void)
+{
+	if (!READ_ONCE(ecdma_cpu_nt_fixed))
+		return -1;
+	return ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD);
+}
+
+/**
+ * ecdma_prov_cpu_nt_str() - the calibrated store kinds for humans
+ * @kind: which kind of operation
+ * @buf: filled in: "nt" or "regular" when every class agrees, else
+ *	"4k:regular 64k:nt big:nt"
+ * @size: of @buf
+ *
+ * Return: the length written.
+ */
+int ecdma_prov_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
+{
+	return ecdma_cpu_cls_str(buf, size, READ_ONCE(ecdma_cpu_nt[kind]),
+				 "nt", "regular");
+}
+
+/**
+ * ecdma_prov_cpu_calibration() - the last measurement
+ * @cal: filled in
+ *
+ * Return: the GF algo it measured, or NULL before the first one.
+ */
+const char *ecdma_prov_cpu_calibration(struct ecdma_gf_cal *cal)
+{
+	const char *algo;
+
+	mutex_lock(&ecdma_cpu_cal_lock);
+	*cal = ecdma_cpu_cal;
+	algo = ecdma_cpu_cal_algo;
+	mutex_unlock(&ecdma_cpu_cal_lock);
+	return algo;
+}

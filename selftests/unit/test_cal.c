@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the CPU engine's calibration (drivers/ecdma/gf_cal.c):
+ * the choices from given measurements, the measurement procedure against
+ * a fake clock whose costs say what is hot and cold, and the real algos'
+ * calls (outputs right, nothing outside the buffer under ASan).
+ */
+#include "ecdma_compat.h"
+#include "gf.h"
+#include "gf_algo.h"
+#include "gf_cal.h"
+#include "ecdma_test.h"
+
+#define CLS4	BIT(ECDMA_GF_CLS_4K)
+#define CLS64	BIT(ECDMA_GF_CLS_64K)
+#define CLSBIG	BIT(ECDMA_GF_CLS_BIG)
+
+static void set(struct ecdma_gf_cal *cal, int c, int kind, int way, u32 hot,
+		u32 cold)
+{
+	cal->mbps[c][kind][way][0] = hot;
+	cal->mbps[c][kind][way][1] = cold;
+}
+
+/* Best geometric mean of hot and cold; lib when at least as good. */
+static void test_decide(void)
+{
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0;
+	int k;
+
+	ecdma_gf_cal_init(&cal);
+	bad += cal.lib_pq != ECDMA_GF_CLS_ALL ||
+	       cal.lib_xor != ECDMA_GF_CLS_ALL;
+	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
+		bad += cal.nt[k] != 0;
+	/* 4k: regular wins hot by more than NT wins cold; lib slower */
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 100, 20);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 200, 20);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 150, 21);
+	/* 64k: lib best, NT better than regular */
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 100, 30);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 90, 20);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 80, 25);
+	/* big: lib not measured; NT wins only cold, and the mean */
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 60, 10);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 50, 20);
+	/* XOR: a tie with lib goes to lib (the kernel's own code) */
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 40);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 40, 50);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 39);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 40, 50);
+	/* RS: NT for big only; no lib for RS */
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 29, 12);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 10);
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.lib_pq != CLS64;
+	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
+	bad += cal.lib_xor != CLS4;
+	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
+	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
+	ksft_test_result(!bad,
+			 "decide_geomean_of_hot_and_cold (lib_pq %#x lib_xor %#x nt %#x/%#x/%#x)\n",
+			 cal.lib_pq, cal.lib_xor, cal.nt[0], cal.nt[1],
+			 cal.nt[2]);
+}
+
+/*
+ * A fake host: time passes only in the kernels, by bytes of data times a
+ * cost that depends on the store kind and on whether the stripe was
+ * flushed since it was last touched.  Hot: regular 1 ns/B, NT 2; cold:
+ * regular 5, NT 2; lib/raid6 2 hot and 4 cold.  So NT wins the mean
+ * (sqrt(1/2 * 1/2) > sqrt(1 * 1/5)) and lib/raid6 loses to it.
+ */
+static struct {
+	u64 now;
+	u8 *buf;
+	bool cold[ECDMA_GF_CAL_BUF_BYTES / 4096];
+	unsigned int in_fpu, bad_fpu;
+	size_t max_len;
+	unsigned long calls;
+} fk;
+
+static u64 fk_now(void)
+{
+	return fk.now;
+}
+
+static void fk_flush(void *p, size_t len)
+{
+	size_t off = (u8 *)p - fk.buf, pg;
+
+	for (pg = off / 4096; pg < (off + len) / 4096; pg++)
+		fk.cold[pg] = true;
+}
+
+static void fk_fpu(bool on)
+{
+	fk.bad_fpu += on == !!fk.in_fpu;
+	fk.in_fpu = on;
+}
+
+/* cost of touching @len bytes at @p, as hot or cold; warms them */
+static void fk_touch(const void *p, size_t len, unsigned int hot,
+		     unsigned int cold)
+{
+	size_t pg = ((const u8 *)p - fk.buf) / 4096;
+
+	fk.now += (u64)len * (fk.cold[pg] ? cold : hot);
+	fk.cold[pg] = false;
+	fk.max_len = max(fk.max_len, len);
+	fk.calls++;
+}
+
+static void fk_pq(int disks, size_t bytes, void **ptrs)
+{
+	int i;
+
+	for (i = 0; i < disks - 2; i++)
+		fk_touch(ptrs[i], bytes, 2, 4);
+}
+
+static void fk_xor(unsigned int count, size_t bytes, void *dest,
+		   void **srcs)
+{
+	unsigned int i;
+
+	(void)dest;
+	for (i = 0; i < count; i++)
+		fk_touch(srcs[i], bytes, 2, 4);
+}
+
+static void fk_encode(size_t len, int k, int m, const u8 *tbls,
+		      const u8 *const *in, u8 *const *out, unsigned int flags)
+{
+	int i;
+
+	(void)m;
+	(void)tbls;
+	(void)out;
+	fk.bad_fpu += !fk.in_fpu;
+	for (i = 0; i < k; i++)
+		fk_touch(in[i], len, flags & ECDMA_GF_NT ? 2 : 1,
+			 flags & ECDMA_GF_NT ? 2 : 5);
+}
+
+static void fk_xor_algo(size_t len, int k, const u8 *const *in, u8 *out,
+			unsigned int flags)
+{
+	fk_encode(len, k, 1, NULL, in, &out, flags);
+}
+
+static void fk_prep(const u8 *matrix, int k, int m, u8 *tbls)
+{
+	(void)matrix;
+	(void)k;
+	(void)m;
+	(void)tbls;
+}
+
+static const struct ecdma_gf_algo fk_algo = {
+	.name = "fake",
+	.fpu = true,
+	.tbl_bytes = ECDMA_GF_NIBBLE_TBL_BYTES,
+	.prep = fk_prep,
+	.encode = fk_encode,
+	.xor = fk_xor_algo,
+};
+
+static void test_measure_fake(void)
+{
+	struct ecdma_gf_cal_env env = {
+		.now_ns = fk_now, .flush = fk_flush, .fpu = fk_fpu,
+		.pq_lib = fk_pq, .xor_lib = fk_xor, .xor_max = 4,
+		.piece = 128 * 1024, .max_ns = ~0ULL,
+	};
+	struct ecdma_gf_cal cal;
+	u8 *tbls = test_alloc(ECDMA_GF_CAL_TBL_BYTES);
+	unsigned int bad = 0;
+	int c, k;
+
+	memset(&fk, 0, sizeof(fk));
+	fk.buf = test_alloc(ECDMA_GF_CAL_BUF_BYTES);
+	bad += ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) != 0;
+	bad += !cal.done || cal.rounds != ECDMA_GF_CAL_ROUNDS || fk.bad_fpu;
+	/* bytes of data per ns * 1000: hot regular 1000 MB/s, cold 200 */
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+			u32 (*m)[2] = cal.mbps[c][k];
+
+			bad += m[ECDMA_GF_CAL_REG][0] != 1000 ||
+			       m[ECDMA_GF_CAL_REG][1] != 200 ||
+			       m[ECDMA_GF_CAL_NT][0] != 500 ||
+			       m[ECDMA_GF_CAL_NT][1] != 500;
+			if (k == ECDMA_GF_KIND_RS)
+				bad += m[ECDMA_GF_CAL_LIB][0] ||
+				       m[ECDMA_GF_CAL_LIB][1];
+			else if (k == ECDMA_GF_KIND_PQ)
+				bad += m[ECDMA_GF_CAL_LIB][0] != 500 ||
+				       m[ECDMA_GF_CAL_LIB][1] != 250;
+			else	/* copy of the first source, 7 XORed: 8/14 */
+				bad += m[ECDMA_GF_CAL_LIB][0] != 571 ||
+				       m[ECDMA_GF_CAL_LIB][1] != 285;
+		}
+	}
+	bad += cal.lib_pq || cal.lib_xor;
+	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
+		bad += cal.nt[k] != ECDMA_GF_CLS_ALL;
+	/* pieces as the executor cuts them: 128 KiB / 9 blocks (XOR) */
+	bad += fk.max_len != ((128 * 1024 / 9) & ~511);
+	ksft_test_result(!bad,
+			 "measure_hot_cold_and_choose (%d rounds, pq %u/%u nt %u/%u lib %u/%u, max piece %zu)\n",
+			 cal.rounds,
+			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
+			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
+			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
+			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
+			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
+			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
+			 fk.max_len);
+
+	/* out of time after the first round; no lib hooks: never lib */
+	memset(fk.cold, 0, sizeof(fk.cold));
+	env.max_ns = 0;
+	env.pq_lib = NULL;
+	env.xor_lib = NULL;
+	env.piece = 0;
+	bad = ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) != 0;
+	bad += cal.rounds != 1 || cal.lib_pq || cal.lib_xor;
+	bad += fk.max_len != ECDMA_GF_CAL_BIG;
+	env.flush = NULL;
+	bad += ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) !=
+	       -EINVAL || cal.done || cal.lib_pq != ECDMA_GF_CLS_ALL;
+	ksft_test_result(!bad, "time_budget_missing_hooks_and_bad_env\n");
+	free(fk.buf);
+	free(tbls);
+}
+
+static u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void no_flush(void *p, size_t len)
+{
+	(void)p;
+	(void)len;
+}
+
+/*
+ * The real algos on the real clock: the last measurement (RS(8,4) of the
+ * big class, NT, cold, one stripe) leaves its parity in the buffer; it
+ * must be the Cauchy code of the data, so tables and pointers were right.
+ */
+static void test_real_algos(void)
+{
+	const struct ecdma_gf_algo *const *a;
+	const struct ecdma_gf_cal_env env = {
+		.now_ns = mono_ns, .flush = no_flush, .max_ns = 0,
+	};
+	size_t b = ECDMA_GF_CAL_BIG;
+	u8 *buf = test_alloc(ECDMA_GF_CAL_BUF_BYTES);
+	u8 *tbls = test_alloc(ECDMA_GF_CAL_TBL_BYTES);
+	u8 *ref = test_alloc(ECDMA_GF_CAL_OUTS * b);
+	u8 mat[ECDMA_GF_CAL_DISKS * ECDMA_GF_CAL_OUTS];
+	const u8 *in[ECDMA_GF_CAL_DISKS];
+	u8 *out[ECDMA_GF_CAL_OUTS];
+	unsigned int bad = 0, n = 0;
+	int i;
+
+	ecdma_gf_gen_matrix(ECDMA_EC_MATRIX_CAUCHY, ECDMA_GF_CAL_DISKS,
+			    ECDMA_GF_CAL_OUTS, mat);
+	for (a = ecdma_gf_algos; *a; a++) {
+		struct ecdma_gf_cal cal;
+
+		if ((*a)->usable && !(*a)->usable())
+			continue;
+		test_rnd_fill(buf, ECDMA_GF_CAL_BUF_BYTES);
+		bad += ecdma_gf_calibrate(*a, &env, buf, tbls, &cal) != 0;
+		bad += !cal.done || !cal.mbps[0][ECDMA_GF_KIND_RS][1][0];
+		for (i = 0; i < ECDMA_GF_CAL_DISKS; i++)
+			in[i] = buf + i * b;
+		for (i = 0; i < ECDMA_GF_CAL_OUTS; i++)
+			out[i] = ref + i * b;
+		ecdma_gf_ref_encode(b, ECDMA_GF_CAL_DISKS, ECDMA_GF_CAL_OUTS,
+				    mat, in, out, false);
+		if (memcmp(ref, buf + ECDMA_GF_CAL_DISKS * b,
+			   ECDMA_GF_CAL_OUTS * b)) {
+			ksft_print_msg("%s: RS(8,4) parity wrong\n",
+				       (*a)->name);
+			bad++;
+		}
+		n++;
+	}
+	free(buf);
+	free(tbls);
+	free(ref);
+	ksft_test_result(!bad && n, "real_algos_compute_what_they_time (%u algos)\n",
+			 n);
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(4);
+	test_rng_init();
+	test_decide();
+	test_measure_fake();
+	test_real_algos();
+	return ksft_finished();
+}
