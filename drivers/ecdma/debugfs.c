@@ -212,6 +212,7 @@ static int calibration_show(struct seq_file *m, void *v)
 				seq_putc(m, '\n');
 			}
 		}
+		seq_printf(m, "nt_write %u\n", cal.nt_wr);
 	}
 	for (pq = 1; pq >= 0; pq--) {
 		unsigned int lib;
@@ -229,6 +230,13 @@ static int calibration_show(struct seq_file *m, void *v)
 			ecdma_prov_cpu_nt_str(kind, str, sizeof(str));
 		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
 			   nt >= 0 ? "nt_threshold" : "auto", str);
+	}
+	/* as calibrated: NT from this many inputs on, per class (0: never) */
+	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
+		seq_printf(m, "%s_nt_kmin", ecdma_gf_kind_names[kind]);
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+			seq_printf(m, " %u", cal.nt_kmin[kind][c]);
+		seq_putc(m, '\n');
 	}
 	return 0;
 }

@@ -833,7 +833,8 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	 */
 	if (!acc)
 		flags = real ? ecdma_gf_flags(p->len, false, x->pol.nt_min,
-					      x->pol.nt_cls[xc_kind(p)]) : 0;
+					      x->pol.nt_kmin[xc_kind(p)],
+					      p->nin) : 0;
 	if (algo->fpu && (flags & ECDMA_GF_NT))
 		x->st.nt_bytes += bytes;
 	for (i = 0; i < p->nin; i++)

@@ -87,12 +87,13 @@ struct ecdma_ec_exec_cfg {
 /**
  * struct ecdma_ec_exec_policy - how an execution context computes
  * @nt_min: blocks of at least this many bytes are written with
- *	non-temporal stores (ECDMA_GF_NT); 0: only as @nt_cls says
+ *	non-temporal stores (ECDMA_GF_NT); 0: only as @nt_kmin says
  * @fast_pq: bit c (enum ecdma_gf_cls): use hooks->pq where it fits for
  *	blocks of class c
  * @fast_xor: bit c: use hooks->xor where it fits for blocks of class c
- * @nt_cls: [enum ecdma_gf_kind]: bit c: blocks of class c are written
- *	with non-temporal stores
+ * @nt_kmin: [enum ecdma_gf_kind][enum ecdma_gf_cls]: blocks of class c
+ *	are written with non-temporal stores from this many inputs on
+ *	(ecdma_gf_flags()); 0: never
  *
  * None of it changes results, only speed; ecdma_ec_exec_init() starts
  * with both fast paths for every class and no NT stores.
@@ -101,7 +102,7 @@ struct ecdma_ec_exec_policy {
 	u32 nt_min;
 	u8 fast_pq;
 	u8 fast_xor;
-	u8 nt_cls[ECDMA_GF_KIND_NR];
+	u8 nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
 };
 
 /**

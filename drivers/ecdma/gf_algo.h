@@ -109,24 +109,32 @@ enum ecdma_gf_kind {
  * ecdma_gf_flags() - the @flags the engine passes for a block
  * @len: bytes per block of the whole request (not of one piece of it)
  * @acc: accumulate into the outputs
- * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_cls
- * @nt_cls: bit ecdma_gf_cls(@len) set: ask for ECDMA_GF_NT
+ * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_kmin
+ * @nt_kmin: per class (ecdma_gf_cls()): NT stores from this many inputs
+ *	on (0: never); NULL for none
+ * @nin: inputs
  *
  * Never NT when accumulating: the outputs are read first anyway, so there
  * is no read-for-ownership to save, and NT stores would push the just-read
  * lines out of the cache (make bench: update of 64 KiB blocks in cache
- * ran at 0.3x with them).
+ * ran at 0.3x with them).  The number of inputs matters because NT
+ * stores send every output to memory even when the inputs are in the
+ * cache: with few inputs per output the memory's write bandwidth caps
+ * them (gf_cal.c).
  *
  * Return: ECDMA_GF_* flags.
  */
 static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
-					  unsigned int nt_cls)
+					  const u8 *nt_kmin, int nin)
 {
+	unsigned int kmin;
+
 	if (acc)
 		return ECDMA_GF_ACC;
-	if ((nt_min && len >= nt_min) || (nt_cls & (1U << ecdma_gf_cls(len))))
+	if (nt_min && len >= nt_min)
 		return ECDMA_GF_NT;
-	return 0;
+	kmin = nt_kmin ? nt_kmin[ecdma_gf_cls(len)] : 0;
+	return kmin && nin >= (int)kmin ? ECDMA_GF_NT : 0;
 }
 
 /*

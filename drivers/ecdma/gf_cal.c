@@ -12,6 +12,18 @@
  * candidates, so a slow moment hits all of them alike, and each keeps its
  * best; the choice per class is the best geometric mean of hot and cold.
  *
+ * NT stores send every output to memory, even when the inputs come from
+ * the cache, so when the outputs are written faster than memory takes
+ * them they cap the throughput: P+Q of 4 data blocks in cache ran at 0.73x
+ * with them on Zen 4, of 10 blocks at 0.96x; RS(4,3) at 0.57x.  So the NT
+ * choice, made for the measured shape (8 inputs; 1, 2, 4 outputs), also
+ * gets a least number of inputs (@nt_kmin).  In cache a kernel runs at
+ * about S * m0 / m for m outputs (S and m0: the measured shape's hot
+ * regular speed and outputs; P+Q and XOR have one m), so it writes
+ * S * m0 / k bytes of output per byte of data: independent of m.  With W
+ * the NT write speed (a hot copy with NT stores) and g = cold NT / cold
+ * regular, NT pays while g * W >= S * m0 / k, i.e. k >= m0 * S / (g * W).
+ *
  * Why: make bench found NT stores winning 1.1-1.4x on DRAM-resident big
  * blocks on one host and losing 0.6x on cache-hot ones on another, and
  * lib/raid6 ahead of or behind the GF algo depending on the block size;
@@ -169,6 +181,38 @@ static u32 cal_measure(const struct cal_run *r, enum ecdma_gf_cls cls,
 		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
 }
 
+/*
+ * MB/s written by a hot copy with NT stores (the algo's XOR of one
+ * input): how fast NT outputs leave when the inputs are in the cache.
+ */
+static void cal_copy_nt(const struct cal_run *r, const u8 *in, u8 *out,
+			size_t b)
+{
+	const struct ecdma_gf_cal_env *env = r->env;
+
+	if (env->fpu && r->algo->fpu)
+		env->fpu(true);
+	r->algo->xor(b, 1, &in, out, ECDMA_GF_NT);
+	if (env->fpu && r->algo->fpu)
+		env->fpu(false);
+}
+
+static u32 cal_nt_write(const struct cal_run *r, u8 *buf)
+{
+	size_t b = ECDMA_GF_CAL_BIG;
+	int calls = cal_hot_calls[ECDMA_GF_CLS_4K], i;
+	u8 *out = buf + ECDMA_GF_CAL_DISKS * b;
+	u64 t;
+
+	cal_copy_nt(r, buf, out, b);		/* warm the input */
+	t = r->env->now_ns();
+	for (i = 0; i < calls; i++)
+		cal_copy_nt(r, buf, out, b);
+	t = r->env->now_ns() - t;
+	return div_u64((u64)b * calls * 1000,
+		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
+}
+
 /* Every candidate of every class once, hot and cold; keep the best. */
 static void cal_round(const struct cal_run *r, u8 *buf,
 		      struct ecdma_gf_cal *cal)
@@ -217,13 +261,27 @@ static u64 cal_score(const u32 *hc)
 	return (u64)hc[0] * hc[1];
 }
 
+/* m0 * S / (g * W), rounded up (file comment); 1 without W, 255 at most */
+static u8 cal_kmin(const struct ecdma_gf_cal *cal, int kind, u32 (*m)[2])
+{
+	u64 num = (u64)cal_outs(kind) * m[ECDMA_GF_CAL_REG][0] *
+		  m[ECDMA_GF_CAL_REG][1];
+	u64 den = (u64)m[ECDMA_GF_CAL_NT][1] * cal->nt_wr;
+
+	if (!den)
+		return 1;
+	num = (num + den - 1) / den;
+	return min_t(u64, max_t(u64, num, 1), ECDMA_EC_MAX_K);
+}
+
 /**
  * ecdma_gf_cal_decide() - choose from the measurements
  * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
  *
  * Per class and kind: NT stores when the GF algo's geometric mean of hot
- * and cold is higher with them; lib/raid6 or xor_blocks() when measured
- * and at least as good as the GF algo's better store kind.
+ * and cold is higher with them, from @nt_kmin inputs on;
+ * lib/raid6 or xor_blocks() when measured and at least as good as the GF
+ * algo's better store kind.
  */
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 {
@@ -241,8 +299,12 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 			u64 lib = cal_score(m[ECDMA_GF_CAL_LIB]);
 			bool use_lib = lib && lib >= max(reg, nt);
 
-			if (nt > reg)
+			if (nt > reg) {
 				cal->nt[kind] |= BIT(c);
+				cal->nt_kmin[kind][c] = cal_kmin(cal, kind, m);
+			} else {
+				cal->nt_kmin[kind][c] = 0;
+			}
 			if (use_lib && kind == ECDMA_GF_KIND_PQ)
 				cal->lib_pq |= BIT(c);
 			if (use_lib && kind == ECDMA_GF_KIND_XOR)
@@ -293,6 +355,7 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 		if (rd && env->now_ns() - start > env->max_ns)
 			break;
 		cal_round(&r, buf, cal);
+		cal->nt_wr = max(cal->nt_wr, cal_nt_write(&r, buf));
 		cal->rounds++;
 	}
 	cal->done = true;

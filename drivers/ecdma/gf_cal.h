@@ -82,8 +82,12 @@ struct ecdma_gf_cal_env {
  *	(ECDMA_GF_CAL_DISKS blocks) over the rounds; 0: not measured
  * @lib_pq: bit c: lib/raid6 computes exact P+Q of class c
  * @lib_xor: bit c: xor_blocks() computes XOR of class c
- * @nt: [kind]: bit c: the GF algo writes blocks of class c with
- *	non-temporal stores
+ * @nt: [kind]: bit c: for the measured shape, the GF algo is better off
+ *	writing blocks of class c with non-temporal stores
+ * @nt_wr: MB/s the GF algo writes with NT stores while its input is in
+ *	the cache (a copy); 0: not measured
+ * @nt_kmin: [kind][class]: NT stores from this many inputs on
+ *	(ecdma_gf_flags()); 0 where @nt is clear
  *
  * Every choice is the candidate with the best geometric mean of its hot
  * and cold throughput (ecdma_gf_cal_decide()).
@@ -96,6 +100,8 @@ struct ecdma_gf_cal {
 	u8 lib_pq;
 	u8 lib_xor;
 	u8 nt[ECDMA_GF_KIND_NR];
+	u32 nt_wr;
+	u8 nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
 };
 
 extern const char *const ecdma_gf_cls_names[ECDMA_GF_CLS_NR];

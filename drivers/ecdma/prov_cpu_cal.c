@@ -39,7 +39,7 @@ const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
 
 /*
  * Guards ecdma_cpu_cal, ecdma_cpu_cal_algo, ecdma_cpu_path_set and the
- * writes of ecdma_cpu_lib, ecdma_cpu_nt and ecdma_cpu_nt_fixed.
+ * writes of ecdma_cpu_lib, ecdma_cpu_nt_kmin and ecdma_cpu_nt_fixed.
  * Executors read those three without it (READ_ONCE, once per section): a
  * change applies from the next section.
  */
@@ -50,8 +50,8 @@ static const char *ecdma_cpu_cal_algo;
 static enum ecdma_cpu_path ecdma_cpu_path_set[2];
 /* [pq]: bit c: lib/raid6 (1) or xor_blocks() (0) computes class c */
 static u8 ecdma_cpu_lib[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
-/* [kind]: bit c: NT stores for class c, as calibrated */
-static u8 ecdma_cpu_nt[ECDMA_GF_KIND_NR];
+/* [kind][class]: NT stores from this many inputs on, as calibrated */
+static u8 ecdma_cpu_nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
 /* nt_threshold was set to a number: it decides, not the calibration */
 static bool ecdma_cpu_nt_fixed;
 
@@ -94,7 +94,7 @@ static void ecdma_cpu_cal_resched(void)
 static void ecdma_cpu_apply(void)
 {
 	const struct ecdma_gf_cal *c = &ecdma_cpu_cal;
-	int pq, kind;
+	int pq, kind, cls;
 
 	for (pq = 0; pq < 2; pq++) {
 		u8 lib;
@@ -114,7 +114,9 @@ static void ecdma_cpu_apply(void)
 		WRITE_ONCE(ecdma_cpu_lib[pq], lib);
 	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
-		WRITE_ONCE(ecdma_cpu_nt[kind], c->nt[kind]);
+		for (cls = 0; cls < ECDMA_GF_CLS_NR; cls++)
+			WRITE_ONCE(ecdma_cpu_nt_kmin[kind][cls],
+				   c->nt_kmin[kind][cls]);
 }
 
 /* "4k:gf 64k:gf big:lib", or one word when every class agrees */
@@ -132,10 +134,33 @@ static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
 	return len;
 }
 
+/* "regular", "nt" or "nt(k>=5)" (inputs), per class if they differ */
+static int ecdma_cpu_nt_kmin_str(char *buf, size_t size, const u8 *kmin)
+{
+	char one[ECDMA_GF_CLS_NR][16];
+	int c, len = 0;
+
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		unsigned int k = READ_ONCE(kmin[c]);
+
+		if (k <= 1)
+			scnprintf(one[c], sizeof(one[c]), "%s",
+				  k ? "nt" : "regular");
+		else
+			scnprintf(one[c], sizeof(one[c]), "nt(k>=%u)", k);
+	}
+	if (!strcmp(one[0], one[1]) && !strcmp(one[1], one[2]))
+		return scnprintf(buf, size, "%s", one[0]);
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		len += scnprintf(buf + len, size - len, "%s%s:%s",
+				 c ? " " : "", ecdma_gf_cls_names[c], one[c]);
+	return len;
+}
+
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			      const char *algo)
 {
-	char pq[40], xor[40], nt[3][40];
+	char pq[40], xor[40], nt[3][64];
 	int c, k;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
@@ -163,10 +188,9 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 	ecdma_cpu_cls_str(pq, sizeof(pq), cal->lib_pq, "lib", "gf");
 	ecdma_cpu_cls_str(xor, sizeof(xor), cal->lib_xor, "lib", "gf");
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-		ecdma_cpu_cls_str(nt[k], sizeof(nt[k]), cal->nt[k], "nt",
-				  "regular");
-	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores: xor %s, pq %s, rs %s\n",
-		raid6_call.name, algo, cal->rounds, pq, xor,
+		ecdma_cpu_nt_kmin_str(nt[k], sizeof(nt[k]), cal->nt_kmin[k]);
+	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s): xor %s, pq %s, rs %s\n",
+		raid6_call.name, algo, cal->rounds, pq, xor, cal->nt_wr,
 		nt[ECDMA_GF_KIND_XOR], nt[ECDMA_GF_KIND_PQ],
 		nt[ECDMA_GF_KIND_RS]);
 }
@@ -231,13 +255,15 @@ out_apply:
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 {
 	bool fixed = READ_ONCE(ecdma_cpu_nt_fixed);
-	int kind;
+	int kind, cls;
 
 	pol->nt_min = fixed ? ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD) : 0;
 	pol->fast_pq = READ_ONCE(ecdma_cpu_lib[1]);
 	pol->fast_xor = READ_ONCE(ecdma_cpu_lib[0]);
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
-		pol->nt_cls[kind] = fixed ? 0 : READ_ONCE(ecdma_cpu_nt[kind]);
+		for (cls = 0; cls < ECDMA_GF_CLS_NR; cls++)
+			pol->nt_kmin[kind][cls] = fixed ? 0 :
+				READ_ONCE(ecdma_cpu_nt_kmin[kind][cls]);
 }
 
 /**
@@ -334,16 +360,16 @@ long ecdma_prov_cpu_nt(void)
 /**
  * ecdma_prov_cpu_nt_str() - the calibrated store kinds for humans
  * @kind: which kind of operation
- * @buf: filled in: "nt" or "regular" when every class agrees, else
- *	"4k:regular 64k:nt big:nt"
+ * @buf: filled in: "regular", "nt" or "nt(k>=5)" (NT from 5 inputs on)
+ *	when every class agrees, else per class
+ *	("4k:regular 64k:nt(k>=5) big:nt(k>=4)")
  * @size: of @buf
  *
  * Return: the length written.
  */
 int ecdma_prov_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
 {
-	return ecdma_cpu_cls_str(buf, size, READ_ONCE(ecdma_cpu_nt[kind]),
-				 "nt", "regular");
+	return ecdma_cpu_nt_kmin_str(buf, size, ecdma_cpu_nt_kmin[kind]);
 }
 
 /**

@@ -61,6 +61,25 @@ static void test_decide(void)
 	bad += cal.lib_xor != CLS4;
 	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
+	/* no NT write bandwidth measured: NT from 1 input on */
+	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] != 1;
+	bad += cal.nt_kmin[ECDMA_GF_KIND_PQ][ECDMA_GF_CLS_BIG] != 1;
+	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] != 0;
+	/* W = 12 MB/s: k >= m0 * S / (g * W) = 4 * 30 * 10 / (12 * 12) = 8.3 */
+	cal.nt_wr = 12;
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] != 9;
+	bad += ecdma_gf_flags(1 << 20, false, 0,
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 9) != ECDMA_GF_NT;
+	bad += ecdma_gf_flags(1 << 20, false, 0,
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 8) != 0;
+	bad += ecdma_gf_flags(1 << 20, true, 0,
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10) != ECDMA_GF_ACC;
+	bad += ecdma_gf_flags(4096, false, 0,
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10) != 0;
+	/* a fixed threshold wins over the classes */
+	bad += ecdma_gf_flags(4096, false, 4096,
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 2) != ECDMA_GF_NT;
 	ksft_test_result(!bad,
 			 "decide_geomean_of_hot_and_cold (lib_pq %#x lib_xor %#x nt %#x/%#x/%#x)\n",
 			 cal.lib_pq, cal.lib_xor, cal.nt[0], cal.nt[1],
@@ -110,7 +129,6 @@ static void fk_touch(const void *p, size_t len, unsigned int hot,
 
 	fk.now += (u64)len * (fk.cold[pg] ? cold : hot);
 	fk.cold[pg] = false;
-	fk.max_len = max(fk.max_len, len);
 	fk.calls++;
 }
 
@@ -118,6 +136,7 @@ static void fk_pq(int disks, size_t bytes, void **ptrs)
 {
 	int i;
 
+	fk.max_len = max(fk.max_len, bytes);
 	for (i = 0; i < disks - 2; i++)
 		fk_touch(ptrs[i], bytes, 2, 4);
 }
@@ -128,6 +147,7 @@ static void fk_xor(unsigned int count, size_t bytes, void *dest,
 	unsigned int i;
 
 	(void)dest;
+	fk.max_len = max(fk.max_len, bytes);
 	for (i = 0; i < count; i++)
 		fk_touch(srcs[i], bytes, 2, 4);
 }
@@ -141,6 +161,8 @@ static void fk_encode(size_t len, int k, int m, const u8 *tbls,
 	(void)tbls;
 	(void)out;
 	fk.bad_fpu += !fk.in_fpu;
+	if (k > 1)	/* not the NT write measurement, a copy */
+		fk.max_len = max(fk.max_len, len);
 	for (i = 0; i < k; i++)
 		fk_touch(in[i], len, flags & ECDMA_GF_NT ? 2 : 1,
 			 flags & ECDMA_GF_NT ? 2 : 5);
@@ -208,6 +230,15 @@ static void test_measure_fake(void)
 	bad += cal.lib_pq || cal.lib_xor;
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		bad += cal.nt[k] != ECDMA_GF_CLS_ALL;
+	/*
+	 * the fake NT copy costs 2 ns/B hot: 500 MB/s; k >= m0 * S / (g * W)
+	 * = m0 * 1000 * 200 / (500 * 500) = 0.8 m0: XOR 1, P+Q 2, RS 4
+	 */
+	bad += cal.nt_wr != 500;
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		bad += cal.nt_kmin[ECDMA_GF_KIND_XOR][c] != 1 ||
+		       cal.nt_kmin[ECDMA_GF_KIND_PQ][c] != 2 ||
+		       cal.nt_kmin[ECDMA_GF_KIND_RS][c] != 4;
 	/* pieces as the executor cuts them: 128 KiB / 9 blocks (XOR) */
 	bad += fk.max_len != ((128 * 1024 / 9) & ~511);
 	ksft_test_result(!bad,
@@ -253,9 +284,11 @@ static void no_flush(void *p, size_t len)
 }
 
 /*
- * The real algos on the real clock: the last measurement (RS(8,4) of the
- * big class, NT, cold, one stripe) leaves its parity in the buffer; it
- * must be the Cauchy code of the data, so tables and pointers were right.
+ * The real algos on the real clock: the last candidate (RS(8,4) of the
+ * big class, NT, cold, one stripe) leaves its parity in the buffer, which
+ * must be the Cauchy code of the data (so tables and pointers were
+ * right), except for the first parity block, where the NT write
+ * measurement that follows copies the first data block.
  */
 static void test_real_algos(void)
 {
@@ -289,8 +322,9 @@ static void test_real_algos(void)
 			out[i] = ref + i * b;
 		ecdma_gf_ref_encode(b, ECDMA_GF_CAL_DISKS, ECDMA_GF_CAL_OUTS,
 				    mat, in, out, false);
-		if (memcmp(ref, buf + ECDMA_GF_CAL_DISKS * b,
-			   ECDMA_GF_CAL_OUTS * b)) {
+		if (memcmp(ref + b, buf + (ECDMA_GF_CAL_DISKS + 1) * b,
+			   (ECDMA_GF_CAL_OUTS - 1) * b) ||
+		    memcmp(buf, buf + ECDMA_GF_CAL_DISKS * b, b)) {
 			ksft_print_msg("%s: RS(8,4) parity wrong\n",
 				       (*a)->name);
 			bad++;

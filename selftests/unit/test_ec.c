@@ -1309,15 +1309,15 @@ static unsigned int policy_wr(enum t_mat type, bool xor, size_t len,
 
 /*
  * Policy: fast paths off means off, and per block-size class; NT by block
- * size (nt_min) or by class and kind (nt_cls), never for accumulate or
- * VALIDATE scratch.
+ * size (nt_min) or by class, kind and number of inputs (nt_kmin), never
+ * for accumulate or VALIDATE scratch.
  */
 static void test_policy(void)
 {
 	static const size_t lens[] = { 100, 4095, 4096, 10000, 70000 };
-	struct ecdma_ec_exec_policy off = { 0, 0, 0, { 0 } };
+	struct ecdma_ec_exec_policy off = { 0, 0, 0, { { 0 } } };
 	struct ecdma_ec_exec_policy nt = {
-		4096, ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL, { 0 }
+		4096, ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL, { { 0 } }
 	};
 	struct ecdma_ec_exec_policy cls = { 0 };
 	struct enc_opts o = {
@@ -1366,13 +1366,14 @@ static void test_policy(void)
 
 	/*
 	 * NT: phase 0 exactly for blocks >= nt_min; 1: nt_min 0, no class:
-	 * never; 2: RS of the 64 KiB class only (other kinds' bits must not
-	 * leak into RS).
+	 * never; 2: RS of the 64 KiB class only, from 4 inputs on (other
+	 * kinds' and classes' choices must not leak into RS); 3: the same
+	 * class, but from 5 inputs on: never for these 4.
 	 */
 	hk_reset();
 	bad = 0;
 	t_pol = &nt;
-	for (i = 0; i < 3 * ARRAY_SIZE(lens); i++) {
+	for (i = 0; i < 4 * ARRAY_SIZE(lens); i++) {
 		struct ecdma_ec_sge ds[4], cs[2];
 		struct tblk d[4], c[2];
 		u8 *ref[2], *cp[4], *outs[2];
@@ -1382,17 +1383,22 @@ static void test_policy(void)
 		struct tcalc tc;
 		u64 before;
 		bool want;
-		int j;
+		int j, k;
 
 		phase = i / ARRAY_SIZE(lens);
 		if (phase == 1)
 			nt.nt_min = 0;
-		if (phase == 2) {
-			nt.nt_cls[ECDMA_GF_KIND_RS] = BIT(ECDMA_GF_CLS_64K);
-			nt.nt_cls[ECDMA_GF_KIND_PQ] = ECDMA_GF_CLS_ALL;
-			nt.nt_cls[ECDMA_GF_KIND_XOR] = ECDMA_GF_CLS_ALL;
+		if (phase >= 2) {
+			for (k = 0; k < ECDMA_GF_KIND_NR; k++)
+				for (j = 0; j < ECDMA_GF_CLS_NR; j++)
+					nt.nt_kmin[k][j] = 1;
+			nt.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] = 0;
+			nt.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] = 0;
+			nt.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_64K] =
+				phase == 2 ? 4 : 5;
 		}
-		want = phase == 2 ? ecdma_gf_cls(len) == ECDMA_GF_CLS_64K :
+		want = phase >= 2 ? phase == 2 &&
+		       ecdma_gf_cls(len) == ECDMA_GF_CLS_64K :
 		       nt.nt_min && len >= nt.nt_min;
 		if (tcalc_init(&tc, 4, 2, T_CAUCHY, &fake_simd,
 			       &hooks_fpu_only)) {

@@ -239,7 +239,7 @@ static void ours_run(const struct impl *im, struct cfg *c)
 
 	if (im->stores == STORES_POLICY)	/* as the executor does */
 		flags = ecdma_gf_flags(c->B, c->op == OP_UPD,
-				       ECDMA_GF_NT_MIN_DEFAULT, 0);
+				       ECDMA_GF_NT_MIN_DEFAULT, NULL, 0);
 	else
 		flags = (c->op == OP_UPD ? ECDMA_GF_ACC : 0) |
 			(im->stores == STORES_NT ? ECDMA_GF_NT : 0);
