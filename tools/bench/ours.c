@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma's implementations in make bench: every usable GF algo, the best
+ * one with each kind of store forced, and the engine as the kernel runs
+ * it: the CPU provider's calibration (gf_cal.c, the same code the module
+ * runs at load) decides per block-size class between lib/raid6 or
+ * xor_blocks() and the best algo, and between regular and NT stores, and
+ * blocks are processed in the executor's pieces (worker_budget).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <immintrin.h>
+
+#include "bench.h"
+#include "peers.h"
+
+static struct impl algos[8];
+static int nalgos;
+
+static void engine_run(const struct impl *im, struct cfg *c);
+
+static void ours_run(const struct impl *im, struct cfg *c)
+{
+	const struct ecdma_gf_algo *a = im->p;
+	unsigned int flags = (c->op == OP_UPD ? ECDMA_GF_ACC : 0) |
+			     (im->stores == STORES_NT ? ECDMA_GF_NT : 0);
+
+	if (c->op == OP_XOR)
+		a->xor(c->B, c->nin, (const u8 *const *)c->in, c->out[0],
+		       flags);
+	else
+		a->encode(c->B, c->nin, c->nout, im->tbls,
+			  (const u8 *const *)c->in, c->out, flags);
+}
+
+static void engine_prep(struct impl *im, const struct cfg *c);
+
+void ours_prep(struct impl *im, const struct cfg *c)
+{
+	const struct ecdma_gf_algo *a = im->p;
+
+	if (im->run == engine_run)
+		engine_prep(im, c);
+	free(im->tbls);
+	im->tbls = aligned_alloc(64, 64 + (size_t)a->tbl_bytes * c->nin *
+				 c->nout);
+	if (!im->tbls)
+		die("oom");
+	a->prep(c->coef, c->nin, c->nout, im->tbls);
+}
+
+/* xor_blocks() as the executor's fast path calls it: copy, then 4 a call */
+static void lib_xor(u8 *dest, u8 *const *src, int n, size_t len)
+{
+	int s;
+
+	memcpy(dest, src[0], len);
+	for (s = 1; s < n; s += 4)
+		kxor_avx(n - s < 4 ? n - s : 4, len, dest, (void **)src + s);
+}
+
+/*
+ * The engine: ec_exec.c's choices for this block size (class) and kind:
+ * P+Q and XOR on the kernel's code when the calibration chose it, NT
+ * stores where it chose them.  With @im->u, in pieces of ENGINE_BUDGET
+ * bytes over all blocks, as xc_range() cuts them for the worker's
+ * sections (worker_budget).
+ */
+enum { ENGINE_GF, ENGINE_GF_XOR, ENGINE_LIB_PQ, ENGINE_LIB_XOR };
+
+/* what the engine runs for this cell: ec_exec.c's choices, decided once */
+static void engine_prep(struct impl *im, const struct cfg *c)
+{
+	unsigned int cls = BIT(ecdma_gf_cls(c->B));
+	enum ecdma_gf_kind kind = ECDMA_GF_KIND_RS;
+
+	if (c->op == OP_XOR)
+		kind = ECDMA_GF_KIND_XOR;
+	else if (c->op == OP_PQ)
+		kind = ECDMA_GF_KIND_PQ;
+	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt_kmin[kind],
+				   c->nin);
+	if (kind == ECDMA_GF_KIND_PQ && (cal.lib_pq & cls))
+		im->path = ENGINE_LIB_PQ;
+	else if (kind == ECDMA_GF_KIND_XOR && (cal.lib_xor & cls))
+		im->path = ENGINE_LIB_XOR;
+	else
+		im->path = kind == ECDMA_GF_KIND_XOR ? ENGINE_GF_XOR :
+		 ENGINE_GF;
+}
+
+static void engine_piece(const struct impl *im, const struct cfg *c,
+			 size_t len, u8 **pin, u8 **pout)
+{
+	void *v[MAXK + 2];
+
+	switch (im->path) {
+	case ENGINE_LIB_PQ:
+		memcpy(v, pin, c->nin * sizeof(v[0]));
+		v[c->nin] = pout[0];
+		v[c->nin + 1] = pout[1];
+		raid6_call.gen_syndrome(c->nin + 2, len, v);
+		break;
+	case ENGINE_LIB_XOR:
+		lib_xor(pout[0], pin, c->nin, len);
+		break;
+	case ENGINE_GF_XOR:
+		best_algo->xor(len, c->nin, (const u8 *const *)pin, pout[0],
+			       im->flags);
+		break;
+	default:
+		best_algo->encode(len, c->nin, c->nout, im->tbls,
+				  (const u8 *const *)pin, pout, im->flags);
+		break;
+	}
+}
+
+static void engine_run(const struct impl *im, struct cfg *c)
+{
+	int nblk = c->nin + c->nout, i;
+	size_t n = (ENGINE_BUDGET / nblk) & ~(size_t)511, off, len;
+	u8 *pin[MAXK + MAXM + 2], *pout[MAXM + 2];
+
+	n = n < 512 ? 512 : n;
+	if (!im->u || n >= c->B) {
+		engine_piece(im, c, c->B, c->in, c->out);
+		return;
+	}
+	for (off = 0; off < c->B; off += len) {
+		len = c->B - off < n ? c->B - off : n;
+		for (i = 0; i < c->nin; i++)
+			pin[i] = c->in[i] + off;
+		for (i = 0; i < c->nout; i++)
+			pout[i] = c->out[i] + off;
+		engine_piece(im, c, len, pin, pout);
+	}
+}
+
+struct impl engine_impl = {
+	.name = "ecdma engine (calibrated)", .id = "engine",
+	.kind = K_ENGINE, .run = engine_run,
+};
+
+/* @ims[n..]: the engine, then ours as @which says; returns the new n */
+int ours_add(struct impl *ims, int n, const struct cfg *c, unsigned int which)
+{
+	int i;
+
+	ims[n] = engine_impl;
+	ims[n++].p = best_algo;
+	/* the executor's sections split big blocks: the same, in pieces */
+	if (c->B * nblocks(c) > ENGINE_BUDGET) {
+		ims[n] = engine_impl;
+		ims[n].name = "ecdma engine in 128 KiB sections";
+		ims[n].id = "engine-sections";
+		ims[n].kind = K_OURS;
+		ims[n].u = 1;
+		ims[n++].p = best_algo;
+	}
+	for (i = 0; i < nalgos; i++) {
+		const struct ecdma_gf_algo *a = algos[i].p;
+		bool best = a == best_algo;
+
+		if ((which & C_STORES) && best) {
+			ims[n] = algos[i];
+			ims[n].stores = STORES_REGULAR;
+			ims[n++].id = "best-regular";
+			ims[n] = algos[i];
+			ims[n].stores = STORES_NT;
+			ims[n].id = "best-nt";
+			if (asprintf((char **)&ims[n++].name, "ecdma %s nt stores",
+				     a->name) < 0)
+				die("oom");
+		} else if (!best && ((which & C_ALGOS) ||
+				     ((which & C_AVX2) && !strcmp(a->name, "avx2")))) {
+			ims[n++] = algos[i];
+		}
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The calibration, as the module runs it at load                         */
+/* ---------------------------------------------------------------------- */
+
+static u64 cal_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void cal_flush(void *p, size_t len)
+{
+	u8 *q = p;
+	size_t i;
+
+	_mm_mfence();
+	for (i = 0; i < len; i += 64)
+		_mm_clflush(q + i);
+	_mm_mfence();
+}
+
+static void cal_pq(int disks, size_t bytes, void **ptrs)
+{
+	raid6_call.gen_syndrome(disks, bytes, ptrs);
+}
+
+static void cal_xor(unsigned int count, size_t bytes, void *dest,
+		    void **srcs)
+{
+	kxor_avx(count, bytes, dest, srcs);
+}
+
+struct ecdma_gf_cal cal;
+
+/* best_algo, the algo rows, and what the module would choose here */
+void ours_calibrate(void)
+{
+	static const char *const names[] = {
+		"avx512-gfni", "avx2-gfni", "avx512", "avx2", "generic"
+	};
+	const struct ecdma_gf_cal_env env = {
+		.now_ns = cal_now, .flush = cal_flush, .pq_lib = cal_pq,
+		.xor_lib = cal_xor, .xor_max = 4, .piece = ENGINE_BUDGET,
+		.max_ns = 20000000,
+	};
+	u8 *buf = xalloc(ECDMA_GF_CAL_BUF_BYTES);
+	u8 *tbls = malloc(ECDMA_GF_CAL_TBL_BYTES);
+	size_t i;
+	int c, k;
+
+	best_algo = ecdma_gf_algo_find(NULL);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		const struct ecdma_gf_algo *a = ecdma_gf_algo_find(names[i]);
+		char *n;
+
+		if (!a)
+			continue;
+		if (asprintf(&n, "ecdma %s%s", a->name,
+			     a == best_algo ? " regular stores" : "") < 0)
+			die("oom");
+		algos[nalgos++] = (struct impl){
+			.name = n, .id = a->name, .kind = K_OURS,
+			.run = ours_run, .p = a,
+		};
+	}
+	fill(buf, ECDMA_GF_CAL_BUF_BYTES);
+	if (ecdma_gf_calibrate(best_algo, &env, buf, tbls, &cal))
+		die("calibration failed");
+	printf("# engine calibration (gf_cal.c, as at module load): gf %s,",
+	       best_algo->name);
+	printf(" raid6 %s, %d rounds; MB/s hot/cold\n", raid6_call.name,
+	       cal.rounds);
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+			u32 (*m)[2] = cal.mbps[c][k];
+
+			printf("#   %-3s %-3s lib %6u/%-6u gf %6u/%-6u gf_nt %6u/%-6u -> %s",
+			       ecdma_gf_cls_names[c], ecdma_gf_kind_names[k],
+			       m[0][0], m[0][1], m[1][0], m[1][1], m[2][0],
+			       m[2][1],
+			       (k == ECDMA_GF_KIND_PQ && (cal.lib_pq & BIT(c))) ||
+			       (k == ECDMA_GF_KIND_XOR && (cal.lib_xor & BIT(c))) ?
+			       "lib" : "gf");
+			if (cal.nt_kmin[k][c])
+				printf(", nt from %u inputs", cal.nt_kmin[k][c]);
+			printf("\n");
+		}
+	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);
+	free(tbls);
+}
