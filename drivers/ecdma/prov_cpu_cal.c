@@ -18,7 +18,6 @@
 #include <linux/mutex.h>
 #include <linux/raid/pq.h>
 #include <linux/raid/xor.h>
-#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <asm/cacheflush.h>
@@ -219,6 +218,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 	};
 	struct ecdma_gf_cal *cal;
 	u8 *buf = NULL, *tbls = NULL;
+	size_t i;
 
 	cal = kmalloc(sizeof(*cal), GFP_KERNEL);
 	if (!cal)
@@ -231,7 +231,12 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 	/* the SIMD candidates need the FPU here, as at every other load */
 	if (algo->fpu && (irqs_disabled() || !irq_fpu_usable()))
 		goto out_apply;
-	get_random_bytes(buf, ECDMA_GF_CAL_BUF_BYTES);
+	/*
+	 * Any content times alike: a fill, not get_random_bytes(), which
+	 * takes long over 1.5 MiB on emulated CPUs.
+	 */
+	for (i = 0; i < ECDMA_GF_CAL_BUF_BYTES / sizeof(u64); i++)
+		((u64 *)buf)[i] = i * 0x9e3779b97f4a7c15ULL;
 	ecdma_gf_calibrate(algo, &env, buf, tbls, cal);
 out_apply:
 	mutex_lock(&ecdma_cpu_cal_lock);
