@@ -284,7 +284,8 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  *	always does); sysfs tunable, read locklessly
  * @offload: the offload policy (policy.c), sysfs tunable
  * @align: the copy/xor/pq alignment the provider needs (log2)
- * @accepting: the alignments are @align, not the decline value
+ * @accepting: the pq alignment is @align, not the decline value
+ * @copies: the copy alignment is @align, not the decline value
  * @spread: post at submit and run on @spare_cpu's worker
  * @policy_stop: the policy timer must not rearm
  * @spare_cpu: the CPU that was most idle in the last window, or -1
@@ -318,6 +319,7 @@ struct ecdma_front {
 	enum ecdma_offload offload;
 	enum dmaengine_alignment align;
 	bool accepting;
+	bool copies;
 	bool spread;
 	bool policy_stop;
 	int spare_cpu;

@@ -634,13 +634,14 @@ static ssize_t offload_state_show(struct device *dev,
 	struct ecdma_front *front = dev_get_drvdata(dev);
 
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d\n",
 			  READ_ONCE(front->accepting) ? "accept" : "decline",
 			  READ_ONCE(front->spread),
 			  READ_ONCE(front->spare_cpu),
 			  READ_ONCE(front->spare_pct),
 			  READ_ONCE(front->policy_switches),
-			  READ_ONCE(front->spread_windows));
+			  READ_ONCE(front->spread_windows),
+			  READ_ONCE(front->copies));
 }
 static DEVICE_ATTR_RO(offload_state);
 

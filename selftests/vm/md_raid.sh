@@ -130,8 +130,14 @@ md_policy() {
 		2>/tmp/mdadm.log || { cat /tmp/mdadm.log; ktap_fail "policy_$1_create"; return; }
 	echo 0 >/sys/block/md0/md/rmw_level
 	w0=$(($(ecdma_ops pq) + $(ecdma_ops memcpy)))
+	c0=$(ecdma_ops memcpy)
 	ktap_check "policy_$1_fio_write_verify" fio_job write 48M 128k
 	w1=$(($(ecdma_ops pq) + $(ecdma_ops memcpy)))
+	c1=$(ecdma_ops memcpy)
+	# neither policy takes md's page copies (async_memcpy computes them)
+	[ "$c1" -eq "$c0" ] && grep -q 'copies=0' "$ECDMA_DEV/offload_state" &&
+		ktap_ok "policy_$1_copies_declined" ||
+		ktap_fail "policy_$1_copies_declined # memcpy ops $c0 -> $c1, $(cat "$ECDMA_DEV/offload_state")"
 	mm=$(md_check md0)
 	[ "$mm" = 0 ] && ktap_ok "policy_$1_check_mismatch_0" ||
 		ktap_fail "policy_$1_check_mismatch_0 # mismatch_cnt=$mm"
