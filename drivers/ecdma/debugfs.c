@@ -20,6 +20,7 @@
 #include <linux/spinlock.h>
 
 #include "ec_priv.h"
+#include "prov_cpu.h"
 #include "front.h"
 #include "gf_cal.h"
 
@@ -173,9 +174,8 @@ static int queues_show(struct seq_file *m, void *v)
 			   dma_chan_name(&ch->chan),
 			   READ_ONCE(ch->chan.client_count), ndesc, nfree,
 			   nsub, npost, ncomp, npend, cookie, done,
-			   READ_ONCE(ch->calc->affinity),
-			   /* a snapshot for humans: no lock needed */
-			   data_race(ch->calc->inflight));
+			   ecdma_ec_calc_cpu(ch->calc),
+			   ecdma_ec_calc_inflight(ch->calc));
 	}
 	mutex_unlock(&front->cfg_lock);
 	return 0;
@@ -253,8 +253,11 @@ void ecdma_debugfs_init(struct ecdma_front *front)
 	struct ecdma_debugfs *dbg;
 
 	dbg = kzalloc(sizeof(*dbg), GFP_KERNEL);
-	if (!dbg)
+	if (!dbg) {
+		/* no directory: the fault knobs are only reset, never on */
+		ecdma_ec_fault_init();
 		return;
+	}
 	spin_lock_init(&dbg->lock);
 	front->dbg = dbg;
 
@@ -265,6 +268,8 @@ void ecdma_debugfs_init(struct ecdma_front *front)
 			    &last_errors_fops);
 	debugfs_create_file("calibration", 0400, ecdma_dbg_root, NULL,
 			    &calibration_fops);
+	/* the EC core's fault injection knobs live in the same directory */
+	ecdma_ec_fault_init();
 }
 
 /**

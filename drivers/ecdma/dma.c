@@ -43,7 +43,6 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
-#include "ec_priv.h"
 #include "front.h"
 
 static void ecdma_chan_post(struct ecdma_chan *ch);
@@ -143,24 +142,51 @@ static void ecdma_chan_progress(struct ecdma_chan *ch)
 		this_cpu_inc(ch->stats->inline_progress);
 }
 
+/* Tries of a fallback that fails itself (fault injection covers it too) */
+#define ECDMA_FB_TRIES	4
+
+static void ecdma_fb_done(struct ecdma_ec_wr *wr)
+{
+	WRITE_ONCE(*(bool *)wr->ctx, true);
+}
+
 /*
  * The provider failed an operation (an engine error or an injected fault):
  * its inputs are intact (a failed WR writes nothing, and in-place and
  * CONTINUE outputs are only written by a WR that succeeds), so compute it
- * synchronously with the generic GF code.  Runs in the WR's completion,
- * which the provider runs before any later WR of the channel starts
- * (include/ecdma/ec.h), so later operations depending on this one (same
- * channel, no callback in between, as async_tx chains them) see its
- * result.  Only this channel's completions use @ch->fb_x.
+ * again, synchronously, on the channel's fallback calc on the CPU
+ * provider, executed here (ecdma_ec_progress()).  Runs in the WR's
+ * completion, which the provider runs before any later WR of the channel
+ * starts (include/ecdma/ec.h), so later operations depending on this one
+ * (same channel, no callback in between, as async_tx chains them) see
+ * its result.  Only this channel's completions use @ch->fb_calc, so
+ * nothing else executes it: the loop ends when the WR completes there.
  */
 static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 {
+	void (*done)(struct ecdma_ec_wr *wr) = wr->done;
+	void *ctx = wr->ctx;
+	bool finished;
+	int tries;
+
 	this_cpu_inc(ch->stats->faults);
-	if (!ch->fb_x)
+	if (!ch->fb_calc)
 		return;
-	wr->status = 0;
-	wr->result = 0;
-	if (!ecdma_ec_exec_wr(ch->fb_x, wr))
+	wr->done = ecdma_fb_done;
+	wr->ctx = &finished;
+	for (tries = 0; tries < ECDMA_FB_TRIES; tries++) {
+		finished = false;
+		/* the WR left @ch->calc's lists: ->done may repost it */
+		if (ecdma_ec_post_nokick(ch->fb_calc, wr))
+			break;
+		while (!READ_ONCE(finished))
+			ecdma_ec_progress(ch->fb_calc);
+		if (!wr->status)
+			break;
+	}
+	wr->done = done;
+	wr->ctx = ctx;
+	if (!wr->status)
 		this_cpu_inc(ch->stats->fallbacks);
 }
 

@@ -448,6 +448,63 @@ bool ecdma_ec_calc_polling(const struct ecdma_ec_calc *calc)
 EXPORT_SYMBOL_GPL(ecdma_ec_calc_polling);
 
 /**
+ * ecdma_ec_calc_cpu() - the CPU a calc's work runs on
+ * @calc: the calc
+ *
+ * Context: Any context.
+ * Return: its affinity_hint, as allocated or last set with
+ * ecdma_ec_calc_set_cpu(); -1 for no preference.
+ */
+int ecdma_ec_calc_cpu(const struct ecdma_ec_calc *calc)
+{
+	return READ_ONCE(calc->affinity);
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_cpu);
+
+/**
+ * ecdma_ec_calc_provider() - the provider serving a calc
+ * @calc: the calc
+ *
+ * Context: Any context.
+ * Return: the provider it was allocated on (referenced by the calc).
+ */
+struct ecdma_ec_provider *ecdma_ec_calc_provider(const struct ecdma_ec_calc *calc)
+{
+	return calc->prov;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_provider);
+
+/**
+ * ecdma_ec_calc_inflight() - work requests a calc holds
+ * @calc: the calc
+ *
+ * A snapshot for reports: posted and not completed (for a polling calc:
+ * not reaped), read without the calc's lock.
+ *
+ * Context: Any context.
+ * Return: the count.
+ */
+unsigned int ecdma_ec_calc_inflight(const struct ecdma_ec_calc *calc)
+{
+	/* a racy snapshot for reports, as documented */
+	return data_race(calc->inflight);
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_inflight);
+
+/**
+ * ecdma_ec_provider_name() - a provider's name
+ * @prov: the provider
+ *
+ * Context: Any context.
+ * Return: the name it registered under.
+ */
+const char *ecdma_ec_provider_name(const struct ecdma_ec_provider *prov)
+{
+	return prov->name;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_provider_name);
+
+/**
  * ecdma_ec_calc_matrix() - the encode matrix of a calc
  * @calc: the calc
  *

@@ -154,7 +154,6 @@ struct ecdma_chan_stats {
 };
 
 struct ecdma_front;
-struct ecdma_ec_xctx;
 
 /* a range of System RAM: [start, end) */
 struct ecdma_ram_range {
@@ -169,10 +168,9 @@ struct ecdma_ram_range {
  * @idx: channel index, for messages (dmaengine's name may be gone)
  * @calc: calc on the CPU provider; its WR queue is the channel's queue
  * @stats: per-CPU counters
- * @fb_x: generic-only execution context recomputing operations the
- *	provider failed; used only from the WR completions of @calc, which
- *	the calc's ownership serializes, so it needs no lock
- * @fb_mem: allocation holding @fb_x
+ * @fb_calc: calc on the CPU provider recomputing, synchronously, the
+ *	operations @calc failed; used only from the WR completions of @calc,
+ *	which the calc's ownership serializes, so it needs no lock
  * @lock: see below
  * @free: completed and acked descriptors, ready for prep
  * @submitted: cookie assigned, not yet posted, in cookie order
@@ -198,8 +196,7 @@ struct ecdma_chan {
 	unsigned int idx;
 	struct ecdma_ec_calc *calc;
 	struct ecdma_chan_stats __percpu *stats;
-	struct ecdma_ec_xctx *fb_x;
-	void *fb_mem;
+	struct ecdma_ec_calc *fb_calc;
 
 	/*
 	 * Guards the descriptor lists, @nr_desc, @nr_pending, the channel's
@@ -274,6 +271,7 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @dma: the dmaengine device; freed by its ->device_release
  * @dev: the bound platform device
  * @prov: EC verbs provider executing the channels' calcs
+ * @fb_prov: the CPU provider, for the channels' fallback calcs, or NULL
  * @caps: its capabilities
  * @max_desc: descriptors per channel at most (= the calcs' max_inflight)
  * @calc_k: data blocks of the calcs, the most sources of one operation
@@ -309,6 +307,7 @@ struct ecdma_front {
 	struct dma_device dma;
 	struct device *dev;
 	struct ecdma_ec_provider *prov;
+	struct ecdma_ec_provider *fb_prov;
 	struct ecdma_ec_caps caps;
 	unsigned int max_desc;
 	unsigned int calc_k;

@@ -21,9 +21,7 @@
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 
-#include "ec_priv.h"
 #include "front.h"
-#include "gf_algo.h"
 
 /*
  * Every WR carries its own coefficients, but a per-WR layout may not exceed
@@ -73,7 +71,6 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 		.matrix_type = ECDMA_EC_MATRIX_USER,
 		.encode_matrix = front->calc_matrix,
 	};
-	struct ecdma_ec_exec_cfg cfg = { };
 	struct ecdma_ec_calc *calc;
 	struct ecdma_desc *d;
 	unsigned int i;
@@ -90,17 +87,18 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 	}
 	ch->calc = calc;
 
-	/* generic algo, no hooks: usable in any context, never the FPU */
-	cfg.k = front->calc_k;
-	cfg.m = ECDMA_XLATE_MAX_CODE;
-	cfg.matrix = front->calc_matrix;
-	cfg.algo = &ecdma_gf_algo_generic;
-	ch->fb_mem = kvzalloc(ecdma_ec_exec_size(&cfg), GFP_KERNEL);
-	if (!ch->fb_mem)
-		return -ENOMEM;
-	ch->fb_x = ecdma_ec_exec_init(ch->fb_mem, &cfg);
-	if (!ch->fb_x)
-		return -EINVAL;
+	/* one operation at a time, run by whoever completes @calc's WRs */
+	if (front->fb_prov) {
+		attr.max_inflight = 1;
+		attr.affinity_hint = -1;
+		calc = ecdma_ec_alloc_calc(front->fb_prov, &attr);
+		if (IS_ERR(calc)) {
+			dev_err(front->dev, "cannot allocate a fallback EC calc: %ld\n",
+				PTR_ERR(calc));
+			return PTR_ERR(calc);
+		}
+		ch->fb_calc = calc;
+	}
 
 	for (i = 0; i < min_t(u32, ECDMA_DESC_INIT, front->max_desc); i++) {
 		d = ecdma_desc_new(ch, GFP_KERNEL);
@@ -134,7 +132,7 @@ int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov)
 		.m = ECDMA_XLATE_MAX_CODE,
 		.w = ECDMA_EC_W,
 		.max_inflight = front->max_desc,
-		.affinity_hint = READ_ONCE(ch->calc->affinity),
+		.affinity_hint = ecdma_ec_calc_cpu(ch->calc),
 		.polling = false,
 		.matrix_type = ECDMA_EC_MATRIX_USER,
 		.encode_matrix = front->calc_matrix,
@@ -170,10 +168,12 @@ static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 		ecdma_chan_drain(ch);
 		ecdma_ec_dealloc_calc(ch->calc);
 	}
+	/* after @calc: its completions were the fallback's only users */
+	if (ch->fb_calc)
+		ecdma_ec_dealloc_calc(ch->fb_calc);
 	tasklet_kill(&ch->cb_tasklet);
 	list_for_each_entry_safe(d, n, &ch->all, all_node)
 		kfree(d);
-	kvfree(ch->fb_mem);
 	free_percpu(ch->stats);
 }
 
@@ -204,6 +204,7 @@ static void ecdma_front_free(struct ecdma_front *front)
 		ecdma_chan_destroy(front, &front->chans[i]);
 	ecdma_front_ram_exit(front);
 	ecdma_ec_provider_put(front->prov);
+	ecdma_ec_provider_put(front->fb_prov);
 	kfree(front->dbg);
 	kfree(front);
 }
@@ -405,6 +406,11 @@ int ecdma_front_probe(struct platform_device *pdev)
 	}
 
 	/* From here on ecdma_front_free() undoes everything. */
+	front->fb_prov = ecdma_ec_provider_get("cpu");
+	if (IS_ERR(front->fb_prov)) {
+		dev_warn(dev, "no CPU provider: operations the provider fails are not recomputed\n");
+		front->fb_prov = NULL;
+	}
 	ret = ecdma_front_caps(front);
 	if (ret)
 		goto err_free_front;
@@ -450,7 +456,6 @@ int ecdma_front_probe(struct platform_device *pdev)
 		goto err_clear_drvdata;
 	}
 	ecdma_debugfs_init(front);
-	ecdma_ec_fault_init();
 
 	dev_info(dev, "%u channels, max_xor %u, max_pq %d, align %u B, caps: memcpy xor xor_val pq pq_val interrupt\n",
 		 nr, front->dma.max_xor, dma_maxpq(&front->dma, 0),

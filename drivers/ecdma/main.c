@@ -13,6 +13,7 @@
 #include <linux/platform_device.h>
 
 #include "ec_priv.h"
+#include "prov_cpu.h"
 #include "ecdma_mod.h"
 #include "front.h"
 

@@ -55,6 +55,7 @@
 #endif
 
 #include "ec_priv.h"
+#include "prov_cpu.h"
 #include "gf.h"
 #include "gf_algo.h"
 

@@ -24,6 +24,7 @@
 #include <asm/fpu/api.h>
 
 #include "ec_priv.h"
+#include "prov_cpu.h"
 #include "gf_algo.h"
 #include "gf_cal.h"
 

@@ -30,6 +30,7 @@
 #include <linux/sysfs.h>
 
 #include "ec_priv.h"
+#include "prov_cpu.h"
 #include "front.h"
 #include "gf_algo.h"
 
@@ -348,7 +349,7 @@ static ssize_t cpu_show(struct kobject *kobj, struct kobj_attribute *attr,
 	int cpu;
 
 	mutex_lock(&ch->front->cfg_lock);
-	cpu = READ_ONCE(ch->calc->affinity);
+	cpu = ecdma_ec_calc_cpu(ch->calc);
 	mutex_unlock(&ch->front->cfg_lock);
 	return sysfs_emit(buf, "%d\n", cpu);
 }
@@ -379,10 +380,12 @@ static ssize_t provider_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
 	struct ecdma_chan *ch = ecdma_cfg_chan(kobj);
+	struct ecdma_ec_provider *prov;
 	ssize_t ret;
 
 	mutex_lock(&ch->front->cfg_lock);
-	ret = sysfs_emit(buf, "%s\n", ch->calc->prov->name);
+	prov = ecdma_ec_calc_provider(ch->calc);
+	ret = sysfs_emit(buf, "%s\n", ecdma_ec_provider_name(prov));
 	mutex_unlock(&ch->front->cfg_lock);
 	return ret;
 }
@@ -403,7 +406,7 @@ static ssize_t provider_store(struct kobject *kobj, struct kobj_attribute *attr,
 	if (IS_ERR_OR_NULL(prov))
 		return -EINVAL;
 	mutex_lock(&ch->front->cfg_lock);
-	if (ch->calc->prov == prov)
+	if (ecdma_ec_calc_provider(ch->calc) == prov)
 		ret = 0;
 	else
 		ret = ecdma_chan_recalc(ch, prov);
@@ -556,13 +559,13 @@ static ssize_t algo_store(struct device *dev, struct device_attribute *attr,
 	ret = ecdma_prov_cpu_set_algo(name);
 	for (i = 0; i < front->nr_chans && !ret; i++)
 		ret = ecdma_chan_recalc(&front->chans[i],
-					front->chans[i].calc->prov);
+					ecdma_ec_calc_provider(front->chans[i].calc));
 	if (ret) {
 		/* put the old algo back on the channels already rebuilt */
 		ecdma_prov_cpu_set_algo(old);
 		while (i--)
 			ecdma_chan_recalc(&front->chans[i],
-					  front->chans[i].calc->prov);
+					  ecdma_ec_calc_provider(front->chans[i].calc));
 	}
 out_unlock:
 	mutex_unlock(&front->cfg_lock);

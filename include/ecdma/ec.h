@@ -215,6 +215,7 @@ struct ecdma_ec_provider *ecdma_ec_provider_get(const char *name);
 void ecdma_ec_provider_put(struct ecdma_ec_provider *prov);
 int ecdma_ec_query_caps(struct ecdma_ec_provider *prov,
 			struct ecdma_ec_caps *caps);
+const char *ecdma_ec_provider_name(const struct ecdma_ec_provider *prov);
 
 /* Calc contexts */
 struct ecdma_ec_calc *ecdma_ec_alloc_calc(struct ecdma_ec_provider *prov,
@@ -224,6 +225,9 @@ int ecdma_ec_calc_k(const struct ecdma_ec_calc *calc);
 int ecdma_ec_calc_m(const struct ecdma_ec_calc *calc);
 bool ecdma_ec_calc_polling(const struct ecdma_ec_calc *calc);
 const u8 *ecdma_ec_calc_matrix(const struct ecdma_ec_calc *calc);
+int ecdma_ec_calc_cpu(const struct ecdma_ec_calc *calc);
+struct ecdma_ec_provider *ecdma_ec_calc_provider(const struct ecdma_ec_calc *calc);
+unsigned int ecdma_ec_calc_inflight(const struct ecdma_ec_calc *calc);
 
 /* Generic work requests */
 int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr);

@@ -43,6 +43,7 @@
 #include <ecdma/ec.h>
 /* enum ecdma_ec_stat, ecdma_ec_calc_stats() */
 #include "../../drivers/ecdma/ec_priv.h"
+#include "../../drivers/ecdma/prov_cpu.h"
 
 #include "ecdma_ktest.h"
 

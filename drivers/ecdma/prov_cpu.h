@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ecdma CPU provider ("cpu"): its knobs, fast-path choice and calibration,
+ * for module init and the sysfs/debugfs files that expose them.  The EC
+ * verbs core and the other providers never need this header; what the
+ * core and the providers share is in ec_priv.h.
+ */
+#ifndef _ECDMA_PROV_CPU_H
+#define _ECDMA_PROV_CPU_H
+
+#include <linux/types.h>
+
+#include "gf_algo.h"
+
+struct ecdma_ec_exec_policy;
+
+/* prov_cpu.c */
+int ecdma_prov_cpu_init(void);
+void ecdma_prov_cpu_exit(void);
+
+/**
+ * enum ecdma_cpu_tunable - CPU provider knobs (sysfs, applied live)
+ * @ECDMA_CPU_WORKER_BUDGET: bytes of blocks per worker section (FPU section)
+ * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
+ * @ECDMA_CPU_NT_THRESHOLD: block size from which SIMD kernels use
+ *	non-temporal stores, 0 never, once nt_threshold is set to a number
+ *	(ecdma_prov_cpu_set_nt()); until then the calibration decides
+ * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
+ * @ECDMA_CPU_TUNABLE_NR: number of tunables
+ */
+enum ecdma_cpu_tunable {
+	ECDMA_CPU_WORKER_BUDGET,
+	ECDMA_CPU_INLINE_BUDGET,
+	ECDMA_CPU_SECTION_OPS,
+	ECDMA_CPU_NT_THRESHOLD,
+	ECDMA_CPU_TUNABLE_NR,
+};
+
+long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t);
+int ecdma_prov_cpu_set_algo(const char *name);
+const char *ecdma_prov_cpu_algo_name(bool *forced);
+int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
+
+/**
+ * enum ecdma_cpu_path - who computes exact RAID-6 P+Q, or XOR
+ * @ECDMA_CPU_PATH_AUTO: the faster of the two as measured at load (and
+ *	after an algo change) on this CPU, per block-size class
+ * @ECDMA_CPU_PATH_LIB: the kernel's lib/raid6 (raid6_call) or xor_blocks()
+ * @ECDMA_CPU_PATH_GF: the provider's GF algo
+ * @ECDMA_CPU_PATH_NR: number of choices
+ */
+enum ecdma_cpu_path {
+	ECDMA_CPU_PATH_AUTO,
+	ECDMA_CPU_PATH_LIB,
+	ECDMA_CPU_PATH_GF,
+	ECDMA_CPU_PATH_NR,
+};
+
+struct ecdma_gf_cal;
+
+/* prov_cpu_cal.c: fast paths and store kinds, calibrated per class */
+extern const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR];
+void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo);
+void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol);
+int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path);
+enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls);
+int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size);
+int ecdma_prov_cpu_set_nt(long threshold);
+long ecdma_prov_cpu_nt(void);
+int ecdma_prov_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size);
+const char *ecdma_prov_cpu_calibration(struct ecdma_gf_cal *cal);
+
+#endif /* _ECDMA_PROV_CPU_H */
