@@ -99,6 +99,9 @@ BEGIN {
 }
 /^ECDMA-TEST-END / {
 	rc = $3; sub(/rc=/, "", rc)
+	tsecs = $4; sub(/secs=/, "", tsecs)
+	if (tsecs != "")
+		printf("  # %s: %s s\n", name, tsecs)
 	flush_test(rc + 0)
 	next
 }

@@ -110,7 +110,9 @@ done
 for t in modprobe insmod rmmod lsmod modinfo depmod; do
 	ln -sf /bin/kmod "$root/sbin/$t"
 done
-# Our userspace binaries (control tool, test helpers), when built.
+# Our userspace binaries (control tool, test helpers), when built; the
+# control tool is rebuilt if its source changed, so a stale one never ships.
+make -s -C "$top/tools/ecdmactl" >/dev/null || exit 2
 for b in "$top"/tools/ecdmactl/ecdmactl "$build"/bin/*; do
 	[ -x "$b" ] && cp "$b" "$root/ecdma/bin/"
 done
@@ -191,8 +193,10 @@ for t in /ecdma/tests/*; do
 	name=$(basename "$t" .sh)
 	name=${name#[0-9][0-9]-}
 	echo "ECDMA-TEST-BEGIN $name"
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout "${ECDMA_TEST_TIMEOUT:-900}" sh "$t"
-	echo "ECDMA-TEST-END $name rc=$?"
+	rc=$?
+	echo "ECDMA-TEST-END $name rc=$rc secs=$(awk -v a="$t0" '{ printf("%.0f", $1 - a) }' /proc/uptime)"
 done
 echo "ECDMA-VM-END"
 sync
