@@ -109,4 +109,5 @@ else
 		printf '%-28s %s\n' "$(basename "$f")" "$(cat "$f")"
 	done
 fi
+
 ktap_exit
