@@ -3,7 +3,8 @@
 #
 # Run the guest test suite (selftests/vm/tests.list) in QEMU for every
 # pinned kernel with -cpu max (AVX2), plus one run with the plain qemu64 CPU
-# so the scalar fallbacks are covered, one boot with swiotlb=force where
+# so the scalar fallbacks are covered (selftests/vm/qemu64.list, the tests
+# whose results depend on the algo), one boot with swiotlb=force where
 # ecdma must refuse to load, and the whole suite once more on the debug
 # kernel (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
 # debugging, fault injection) with preempt=full, ending with a kmemleak
@@ -26,6 +27,7 @@ if [ "${1:-}" = --counts ]; then
 fi
 mapfile -t tests < <(grep -v -E '^#|^$' selftests/vm/tests.list | sed 's|^|selftests/vm/|')
 mapfile -t fabric < <(grep -v -E '^#|^$' selftests/vm/fabric.list | sed 's|^|selftests/vm/|')
+mapfile -t scalar < <(grep -v -E '^#|^$' selftests/vm/qemu64.list | sed 's|^|selftests/vm/|')
 
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
@@ -62,6 +64,10 @@ for r in "${runs[@]}"; do
 		[ "$tag" = debug ] && tmo=2400
 		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu max \
 			--timeout $tmo --test-timeout 600 --append "$append" -- "${fabric[@]}")
+	elif [ "$cpu" = qemu64 ]; then
+		# scalar fallbacks: the algo-dependent part of the suite
+		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu qemu64 \
+			--append "$append" -- "${scalar[@]}")
 	elif [ "$tag" = debug ]; then
 		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
 			--timeout 2400 --append "$append" -- "${tests[@]}" \
