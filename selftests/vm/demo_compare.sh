@@ -42,6 +42,13 @@ for r in 1 2; do
 done
 awk -v c="$cpu_bw" -v e="$ec_bw" -v o="$ec_ops" 'BEGIN {
 	if (c <= 0 || e <= 0) { print "demo: no throughput measured"; exit 1 }
+	# 0 ops: the policy declined every P+Q (no idle CPU), and the line
+	# would compare md with md
+	if (o <= 0) {
+		print "demo: ecdma ran no P+Q operation (offload_state:",
+		      "declining?): nothing to compare"
+		exit 1
+	}
 	printf("demo: RAID6 8 disks full-stripe write: md alone %.0f MiB/s, " \
 	       "with ecdma %.0f MiB/s (%.2fx; %d P+Q ops on ecdma)\n",
 	       c / 2, e / 2, e / c, o)
