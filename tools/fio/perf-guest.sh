@@ -50,6 +50,10 @@ sample() {
 		printf("# PERF %s,%s,%s,%s,%d,%.1f,%.3f,%d\n", k, c, a, w, r,
 		       b / 1048576 / s, (j / 100) / (b / 1073741824), o)
 	}'
+	# what the offload policy did (guest.log only): decisions, trials
+	[ -r /sys/devices/platform/ecdma/offload_state ] &&
+		echo "# STATE $cfg,$1,$2,$3: $(cat /sys/devices/platform/ecdma/offload_state)"
+	return 0
 }
 
 # run_fio <job> <array> <workload> <repeat>: one fio sample
