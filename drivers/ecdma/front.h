@@ -20,6 +20,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 
 #include <ecdma/ec.h>
 
@@ -290,6 +291,23 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @spare_pct: its idle share of the window (percent)
  * @policy_switches: accept/decline switches so far
  * @spread_windows: windows spent spreading
+ * @withdrawn: auto's trials took the device out of async_tx's channel
+ *	table (DMA_ASYNC_TX cleared): md computes everything itself;
+ *	written by the trial work under @cfg_lock
+ * @ab_chan_on: @ab_chan is registered (while withdrawn)
+ * @ab_slot: 0 between trials, else the trial slot running (1..4)
+ * @ab_wait: slots since the last trial
+ * @ab_level: I/O per slot of the state last chosen
+ * @ab_io: PGPGIN + PGPGOUT at the last slot
+ * @ab_sum: I/O of this trial's slots offered ([0]) and withdrawn ([1])
+ * @ab_switches: times the device left or re-entered the table
+ * @ab_trials: trials so far
+ * @ab_kept: trials that kept the device in the table
+ * @ab_last: the last trial's sums, offered and withdrawn
+ * @ab_events: all_vm_events() buffer
+ * @ab_chan: a channel that is never used: its registration and
+ *	unregistration make dmaengine rebuild the channel table
+ * @ab_work: one trial slot (ECDMA_AB_SLOT_MS), process context
  * @sample_wall: time of the last sample (us)
  * @sample_idle: idle+iowait us of each CPU at the last sample
  * @policy_timer: samples every ECDMA_POLICY_MS (deferrable)
@@ -325,6 +343,21 @@ struct ecdma_front {
 	unsigned int spare_pct;
 	unsigned long policy_switches;
 	unsigned long spread_windows;
+	/* auto's trials (policy.c), all owned by @ab_work */
+	bool withdrawn;
+	bool ab_chan_on;
+	unsigned int ab_slot;
+	unsigned int ab_wait;
+	u64 ab_level;
+	u64 ab_io;
+	u64 ab_sum[2];
+	unsigned long ab_switches;
+	unsigned long ab_trials;
+	unsigned long ab_kept;
+	u64 ab_last[2];
+	unsigned long *ab_events;
+	struct dma_chan ab_chan;
+	struct delayed_work ab_work;
 	u64 sample_wall;
 	u64 *sample_idle;
 	struct timer_list policy_timer;
@@ -351,6 +384,18 @@ static inline struct ecdma_chan *to_ecdma_chan(struct dma_chan *chan)
 static inline struct ecdma_desc *to_ecdma_desc(struct dma_async_tx_descriptor *tx)
 {
 	return container_of(tx, struct ecdma_desc, txd);
+}
+
+/* true when a client holds any channel; caller holds cfg_lock */
+static inline bool ecdma_front_busy(struct ecdma_front *front)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&front->cfg_lock);
+	for (i = 0; i < front->nr_chans; i++)
+		if (front->chans[i].active)
+			return true;
+	return false;
 }
 
 /* dma_addr.c */

@@ -29,6 +29,30 @@
  *    async_tx offloads without asking (the GF products of RAID-6
  *    recovery, interrupts): those still come, and run inline.
  *
+ * The idle rule cannot see a loss with idle CPUs: md waiting for each
+ * stripe's XOR or for a decomposed RAID-6 recovery leaves a CPU idle, and
+ * XOR and the recovery products cannot be declined by alignment.  So
+ * "auto" also runs trials judged by md's users' throughput: the sectors
+ * submit_bio() counts in the PGPGIN/PGPGOUT vm events (every bio entering
+ * the block layer from above: fio, filesystems, nvmet; md's own member
+ * I/O goes through submit_bio_noacct() and is not counted).  A trial is
+ * four slots of ECDMA_AB_SLOT_MS, the device in async_tx's channel table,
+ * out of it, out, in (drift hits both alike); it stays in only if it
+ * moved ECDMA_AB_MARGIN percent more I/O, so a tie leaves md to itself.
+ * Out of the table async_tx finds no channel at all and md runs exactly
+ * its own path, XOR and recovery included, without warnings: without
+ * CONFIG_ASYNC_TX_ENABLE_CHANNEL_SWITCH async_tx takes every operation
+ * from the DMA_ASYNC_TX table, which dmaengine rebuilds from the devices'
+ * cap_mask in dma_channel_rebalance() (dma_async_device_unregister()
+ * itself clears a capability and rebalances so).  Rebalancing is not
+ * exported; registering or unregistering a channel does it, so ecdma
+ * clears DMA_ASYNC_TX and registers @ab_chan, a channel nobody is given
+ * (no client count), and does the reverse to come back.  Trials repeat
+ * every ECDMA_AB_EVERY slots, at once when the I/O rate changes by half
+ * or double, and not while there is (next to) no such I/O (resync,
+ * check, idle: then the device stays in the table and the idle rule
+ * alone decides).
+ *
  * "always" accepts everything and executes as inline_issue says (the
  * behaviour before this policy); "never" declines everything it can.
  * Idle time is the kernel's own per-CPU accounting (the same numbers as
@@ -39,9 +63,11 @@
 #include <linux/jiffies.h>
 #include <linux/kernel_stat.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/tick.h>
 #include <linux/timer.h>
+#include <linux/vmstat.h>
 
 #include "front.h"
 
@@ -53,6 +79,22 @@
 #define ECDMA_SPARE_ON		20
 /* ... and keep offloading until it falls under this (hysteresis) */
 #define ECDMA_SPARE_OFF		5
+
+/* One slot of a trial, and of the wait between trials (ms) */
+#define ECDMA_AB_SLOT_MS	250
+/* Slots of a trial: in, out, out, in */
+#define ECDMA_AB_SLOTS		4
+/* Slots between trials (4 s) */
+#define ECDMA_AB_EVERY		16
+/* Percent more I/O the offload must move to stay in the table */
+#define ECDMA_AB_MARGIN		3
+/*
+ * Sectors per slot below which there is nothing to judge (256 KiB/s):
+ * md's superblock writes during a check (16-20 per slot measured), say.
+ * Low, because a slow machine (the debug kernel: KASAN, lockdep) moves
+ * its md load at a few MiB/s.
+ */
+#define ECDMA_AB_MIN_IO		128
 
 const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR] = {
 	[ECDMA_OFFLOAD_AUTO] = "auto",
@@ -155,6 +197,144 @@ static void ecdma_policy_tick(struct timer_list *t)
 		mod_timer(t, jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 }
 
+/* Sectors submitted from above the block layer so far (0: not counted) */
+static u64 ecdma_policy_io(struct ecdma_front *front)
+{
+#ifdef CONFIG_VM_EVENT_COUNTERS
+	all_vm_events(front->ab_events);
+	return front->ab_events[PGPGIN] + front->ab_events[PGPGOUT];
+#else
+	return 0;
+#endif
+}
+
+static int ecdma_policy_chan_register(struct dma_device *dma,
+				      struct dma_chan *chan)
+{
+#if ECDMA_KERNEL_AT_LEAST(6, 8)
+	return dma_async_device_channel_register(dma, chan, NULL);
+#else
+	return dma_async_device_channel_register(dma, chan);
+#endif
+}
+
+/*
+ * Take the device out of async_tx's channel table (@out) or put it back:
+ * see the top.  Only the trial work and ecdma_policy_stop() (after
+ * cancelling it) call this.  @withdrawn and the DMA_ASYNC_TX bit change
+ * under cfg_lock, which caps/enable_* stores take too (they refuse while
+ * withdrawn); the (un)registration runs outside it: dmaengine calls
+ * alloc_chan_resources, which takes cfg_lock, under dma_list_mutex.
+ */
+static void ecdma_policy_table(struct ecdma_front *front, bool out)
+{
+	struct dma_device *dma = &front->dma;
+	int ret;
+
+	if (out == front->ab_chan_on)
+		return;
+	mutex_lock(&front->cfg_lock);
+	if (out && (!dma_has_cap(DMA_ASYNC_TX, dma->cap_mask) ||
+		    !ecdma_front_busy(front))) {
+		/* async_tx does not use us anyway */
+		mutex_unlock(&front->cfg_lock);
+		return;
+	}
+	if (out)
+		dma_cap_clear(DMA_ASYNC_TX, dma->cap_mask);
+	else
+		dma_cap_set(DMA_ASYNC_TX, dma->cap_mask);
+	WRITE_ONCE(front->withdrawn, out);
+	mutex_unlock(&front->cfg_lock);
+
+	if (out) {
+		memset(&front->ab_chan, 0, sizeof(front->ab_chan));
+		front->ab_chan.device = dma;
+		ret = ecdma_policy_chan_register(dma, &front->ab_chan);
+		if (ret) {
+			dev_warn_ratelimited(front->dev,
+					     "cannot leave the channel table (%d); staying in\n",
+					     ret);
+			mutex_lock(&front->cfg_lock);
+			dma_cap_set(DMA_ASYNC_TX, dma->cap_mask);
+			WRITE_ONCE(front->withdrawn, false);
+			mutex_unlock(&front->cfg_lock);
+			return;
+		}
+	} else {
+		dma_async_device_channel_unregister(dma, &front->ab_chan);
+		/* freed by dmaengine; a second unregister must see NULL */
+		front->ab_chan.local = NULL;
+	}
+	front->ab_chan_on = out;
+	WRITE_ONCE(front->ab_switches, front->ab_switches + 1);
+}
+
+/* The trial is over: stay in the table only if that moved more I/O. */
+static void ecdma_policy_decide(struct ecdma_front *front)
+{
+	u64 in = front->ab_sum[0], out = front->ab_sum[1];
+	bool keep = in * 100 > out * (100 + ECDMA_AB_MARGIN) ||
+		    in + out < ECDMA_AB_SLOTS * ECDMA_AB_MIN_IO;
+
+	WRITE_ONCE(front->ab_last[0], in);
+	WRITE_ONCE(front->ab_last[1], out);
+	WRITE_ONCE(front->ab_trials, front->ab_trials + 1);
+	if (keep)
+		WRITE_ONCE(front->ab_kept, front->ab_kept + 1);
+	/* per slot: each state had two */
+	front->ab_level = (keep ? in : out) / 2;
+	front->ab_slot = 0;
+	front->ab_wait = 0;
+	ecdma_policy_table(front, !keep);
+}
+
+/*
+ * One slot: account its I/O to the state it ran in, then move the trial
+ * on, or decide whether to start one.  Process context (all_vm_events()
+ * and the channel registration sleep).
+ */
+static void ecdma_policy_ab_work(struct work_struct *work)
+{
+	struct ecdma_front *front = container_of(to_delayed_work(work),
+						 struct ecdma_front, ab_work);
+	u64 io = ecdma_policy_io(front);
+	u64 d = io - front->ab_io;
+	bool judge;
+
+	front->ab_io = io;
+	mutex_lock(&front->cfg_lock);
+	judge = READ_ONCE(front->offload) == ECDMA_OFFLOAD_AUTO &&
+		ecdma_front_busy(front);
+	mutex_unlock(&front->cfg_lock);
+
+	if (!judge || (!front->ab_slot && d < ECDMA_AB_MIN_IO)) {
+		/* nothing to judge by: in the table, the idle rule decides */
+		front->ab_slot = 0;
+		front->ab_level = 0;
+		ecdma_policy_table(front, false);
+	} else if (front->ab_slot) {
+		front->ab_sum[front->withdrawn] += d;
+		if (front->ab_slot == ECDMA_AB_SLOTS) {
+			ecdma_policy_decide(front);
+		} else {
+			front->ab_slot++;
+			ecdma_policy_table(front, front->ab_slot == 2 ||
+					   front->ab_slot == 3);
+		}
+	} else if (++front->ab_wait >= ECDMA_AB_EVERY || !front->ab_level ||
+		   d > 2 * front->ab_level || 2 * d < front->ab_level) {
+		/* time for a trial, or the load changed: slot 1, in */
+		front->ab_slot = 1;
+		front->ab_sum[0] = 0;
+		front->ab_sum[1] = 0;
+		ecdma_policy_table(front, false);
+	}
+	if (!READ_ONCE(front->policy_stop))
+		schedule_delayed_work(&front->ab_work,
+				      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
+}
+
 /**
  * ecdma_policy_set_mode - switch the offload policy
  * @front: the front
@@ -179,6 +359,12 @@ int ecdma_policy_start(struct ecdma_front *front)
 	front->sample_idle = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
 	if (!front->sample_idle)
 		return -ENOMEM;
+	front->ab_events = kcalloc(NR_VM_EVENT_ITEMS, sizeof(long), GFP_KERNEL);
+	if (!front->ab_events) {
+		kfree(front->sample_idle);
+		front->sample_idle = NULL;
+		return -ENOMEM;
+	}
 	front->align = front->dma.copy_align;
 	front->accepting = true;
 	front->copies = true;
@@ -187,6 +373,10 @@ int ecdma_policy_start(struct ecdma_front *front)
 	timer_setup(&front->policy_timer, ecdma_policy_tick, TIMER_DEFERRABLE);
 	mod_timer(&front->policy_timer,
 		  jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
+	front->ab_io = ecdma_policy_io(front);
+	INIT_DEFERRABLE_WORK(&front->ab_work, ecdma_policy_ab_work);
+	schedule_delayed_work(&front->ab_work,
+			      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
 	return 0;
 }
 
@@ -202,8 +392,12 @@ void ecdma_policy_stop(struct ecdma_front *front)
 		return;
 	WRITE_ONCE(front->policy_stop, true);
 	del_timer_sync(&front->policy_timer);
+	cancel_delayed_work_sync(&front->ab_work);
+	ecdma_policy_table(front, false);
 	WRITE_ONCE(front->spread, false);
 	ecdma_policy_set(front, true, true);
+	kfree(front->ab_events);
+	front->ab_events = NULL;
 	kfree(front->sample_idle);
 	front->sample_idle = NULL;
 }

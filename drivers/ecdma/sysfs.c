@@ -499,18 +499,6 @@ static ssize_t providers_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(providers);
 
-/* true when a client holds any channel; caller holds cfg_lock */
-static bool ecdma_front_busy(struct ecdma_front *front)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&front->cfg_lock);
-	for (i = 0; i < front->nr_chans; i++)
-		if (front->chans[i].active)
-			return true;
-	return false;
-}
-
 /* "[auto] generic avx2": usable algos, the selected one in brackets */
 static ssize_t algo_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
@@ -637,14 +625,20 @@ static ssize_t offload_state_show(struct device *dev,
 	struct ecdma_front *front = dev_get_drvdata(dev);
 
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu\n",
 			  READ_ONCE(front->accepting) ? "accept" : "decline",
 			  READ_ONCE(front->spread),
 			  READ_ONCE(front->spare_cpu),
 			  READ_ONCE(front->spare_pct),
 			  READ_ONCE(front->policy_switches),
 			  READ_ONCE(front->spread_windows),
-			  READ_ONCE(front->copies));
+			  READ_ONCE(front->copies),
+			  READ_ONCE(front->withdrawn) ? "withdrawn" : "in",
+			  READ_ONCE(front->ab_switches),
+			  READ_ONCE(front->ab_trials),
+			  READ_ONCE(front->ab_kept),
+			  READ_ONCE(front->ab_last[0]),
+			  READ_ONCE(front->ab_last[1]));
 }
 static DEVICE_ATTR_RO(offload_state);
 
@@ -988,7 +982,7 @@ static ssize_t ecdma_cap_store(struct device *dev,
 	mutex_lock(&front->cfg_lock);
 	if (dma_has_cap(ca->cap, front->dma.cap_mask) == val)
 		ret = 0;
-	else if (ecdma_front_busy(front))
+	else if (ecdma_front_busy(front) || front->withdrawn)
 		ret = -EBUSY;
 	else if (val)
 		dma_cap_set(ca->cap, front->dma.cap_mask);
