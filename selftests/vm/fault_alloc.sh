@@ -206,13 +206,15 @@ echo 2 >$FS/probability
 i=0
 while [ $i -lt 12 ]; do
 	echo 1 >$FS/times
+	dmesg -c >/dev/null
 	if sh -c 'echo 1 >/proc/self/make-it-fail; exec modprobe ecdma' 2>/dev/null; then
 		loaded=$((loaded + 1))
-		works || bad=$((bad + 1))
-		modprobe -r ecdma || bad=$((bad + 1))
+		works || { bad=$((bad + 1)); ktap_diag "load $i: loaded but does not work: $(dmesg | tail -4 | tr '\n' '|')"; }
+		modprobe -r ecdma || { bad=$((bad + 1)); ktap_diag "load $i: does not unload"; }
 	else
 		refused=$((refused + 1))
-		grep -q '^ecdma ' /proc/modules && bad=$((bad + 1))
+		grep -q '^ecdma ' /proc/modules &&
+			{ bad=$((bad + 1)); ktap_diag "load $i: refused but left loaded"; }
 	fi
 	i=$((i + 1))
 done
