@@ -66,10 +66,26 @@ END {
 }' >"$console.filtered"
 console_known=$(cat "$console.known")
 console_bad=$(grep -E "$bad" "$console.filtered" | head -20 || true)
+# What a failure shows: the test that was running (vm.sh marks each on the
+# console) and the lines around the first reports, so that a CI log alone
+# says what went wrong.
+console_ctx=
+if [ -n "$console_bad" ]; then
+	console_ctx=$(awk -v bad="$bad" '
+		/ecdma-test: begin / { test = $0; sub(/.*ecdma-test: begin /, "", test) }
+		{ hist[NR % 6] = $0 }
+		$0 ~ bad && shown < 3 && NR > until {
+			printf("--- during test %s\n", test == "" ? "(none yet)" : test)
+			for (i = NR - 5; i < NR; i++)
+				if (i > 0) print hist[i % 6]
+			until = NR + 24; shown++
+		}
+		NR <= until { print }' "$console.filtered" | head -90)
+fi
 rm -f "$console.known" "$console.filtered"
 
 awk -v label="$label" -v qrc="$qrc" -v secs="$secs" -v console_bad="$console_bad" \
-	-v console_known="$console_known" '
+	-v console_known="$console_known" -v console_ctx="$console_ctx" '
 function flush_test(rc,    status) {
 	if (name == "")
 		return
@@ -137,7 +153,7 @@ END {
 		printf("ok %d %s_console_clean%s\n", ++top, label,
 		       console_known ? " # async_tx overlapping-mapping warning set aside" : ""); pass++
 	} else {
-		n2 = split(console_bad, lines, "\n")
+		n2 = split(console_ctx, lines, "\n")
 		for (i = 1; i <= n2; i++)
 			printf("# console: %s\n", lines[i])
 		printf("not ok %d %s_console_clean\n", ++top, label); fail++

@@ -193,6 +193,8 @@ for t in /ecdma/tests/*; do
 	name=$(basename "$t" .sh)
 	name=${name#[0-9][0-9]-}
 	echo "ECDMA-TEST-BEGIN $name"
+	# the console says which test a kernel report came from
+	echo "ecdma-test: begin $name" >/dev/kmsg
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout "${ECDMA_TEST_TIMEOUT:-900}" sh "$t"
 	rc=$?
