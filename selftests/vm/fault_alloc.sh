@@ -158,11 +158,11 @@ fi
 ktap_check works_after_algo_sweep works
 
 # calc allocation failing once: the store fails, nothing changes
+echo 0 >$FF/verbose
+echo 0 >$FF/interval
+echo 100 >$FF/probability
 echo ecdma_ec_alloc_calc >$FF/inject
 echo -12 >$FF/ecdma_ec_alloc_calc/retval
-echo 100 >$FF/probability
-echo 0 >$FF/interval
-echo 0 >$FF/verbose
 ktap_check channels_refused_on_calc_failure \
 	refused_on channels $((nch + 1)) channels "$nch"
 ktap_check algo_refused_on_calc_failure \

@@ -104,13 +104,17 @@ ktap_diag "load flowing after ${w} s: $(ops_sum) ops"
 # lane) may never have that many in flight.  Where fail_function exists,
 # growing a pool fails for this phase, so the pools run dry at whatever
 # size they reached, exactly as when they are full.
+# Quiet first: fail_function's defaults (verbose 2, times 1) would dump
+# the stack of the first failure on the console under this load.
 FF=/sys/kernel/debug/fail_function
 ff=
-if [ -d $FF ] && echo ecdma_desc_new >$FF/inject 2>/dev/null; then
-	echo 100 >$FF/probability
+if [ -d $FF ]; then
+	echo 0 >$FF/verbose
 	echo 0 >$FF/interval
 	echo -1 >$FF/times
-	echo 0 >$FF/verbose
+	echo 100 >$FF/probability
+fi
+if [ -d $FF ] && echo ecdma_desc_new >$FF/inject 2>/dev/null; then
 	ff=" (pool growth failed by fail_function)"
 fi
 pf0=$(ecdma_stat prep_full)
