@@ -291,8 +291,8 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @spare_pct: its idle share of the window (percent)
  * @policy_switches: accept/decline switches so far
  * @spread_windows: windows spent spreading
- * @withdrawn: auto's trials took the device out of async_tx's channel
- *	table (DMA_ASYNC_TX cleared): md computes everything itself;
+ * @withdrawn: auto's trials or "never" took the device out of async_tx's
+ *	channel table (DMA_ASYNC_TX cleared): md computes everything itself;
  *	written by the trial work under @cfg_lock
  * @ab_chan_on: @ab_chan is registered (while withdrawn)
  * @ab_slot: 0 between trials, else the trial slot running (1..4)

@@ -54,7 +54,10 @@
  * alone decides).
  *
  * "always" accepts everything and executes as inline_issue says (the
- * behaviour before this policy); "never" declines everything it can.
+ * behaviour before this policy), in the table.  "never" declines
+ * everything it can and, while async_tx holds the channels, leaves the
+ * table (within a slot), so md computes everything itself, XOR and
+ * recovery included: what md does without ecdma, the module loaded.
  * Idle time is the kernel's own per-CPU accounting (the same numbers as
  * /proc/stat), so the policy adapts to the host and the load it runs on
  * rather than to thresholds measured somewhere else.
@@ -299,16 +302,22 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	struct ecdma_front *front = container_of(to_delayed_work(work),
 						 struct ecdma_front, ab_work);
 	u64 io = ecdma_policy_io(front);
+	enum ecdma_offload mode = READ_ONCE(front->offload);
 	u64 d = io - front->ab_io;
-	bool judge;
+	bool busy;
 
 	front->ab_io = io;
 	mutex_lock(&front->cfg_lock);
-	judge = READ_ONCE(front->offload) == ECDMA_OFFLOAD_AUTO &&
-		ecdma_front_busy(front);
+	busy = ecdma_front_busy(front);
 	mutex_unlock(&front->cfg_lock);
 
-	if (!judge || (!front->ab_slot && d < ECDMA_AB_MIN_IO)) {
+	if (mode == ECDMA_OFFLOAD_NEVER && busy) {
+		/* md computes everything itself, XOR included */
+		front->ab_slot = 0;
+		front->ab_level = 0;
+		ecdma_policy_table(front, true);
+	} else if (mode != ECDMA_OFFLOAD_AUTO || !busy ||
+		   (!front->ab_slot && d < ECDMA_AB_MIN_IO)) {
 		/* nothing to judge by: in the table, the idle rule decides */
 		front->ab_slot = 0;
 		front->ab_level = 0;
