@@ -33,7 +33,11 @@
  *  - the RAID-6 fast path (hooks->pq, lib/raid6 in the kernel) when the
  *    coefficients are exactly P = XOR and Q = sum {02}^i d_i, there are at
  *    least two inputs, no output is an input and all blocks are 64-byte
- *    aligned; the 512-byte multiple part only, the tail goes on;
+ *    aligned; the 512-byte multiple part only, the tail goes on.  Also
+ *    for Q alone (md's Q checks and Q rebuilds, DMA_PREP_PQ_DISABLE_P),
+ *    not accumulating, with P into scratch: lib/raid6 makes P and Q in
+ *    one pass in a third of the time the GF kernels take for Q alone
+ *    (measured in the VM on a RAID-6 rebuild);
  *  - the XOR fast path (hooks->xor, xor_blocks) for one all-ones output;
  *  - the GF algo kernels (the preferred algo, inside hooks->fpu_begin/end
  *    if it needs SIMD and the executor allows SIMD, else the generic one).
@@ -91,6 +95,7 @@ struct xc_dec {
  *	demand in the context's wr_tbls)
  * @tbls_algo: see @tbls
  * @pq: RAID-6 P/Q coefficients
+ * @q: one output with the RAID-6 Q coefficients
  * @ones: one all-ones output
  * @out_alias: some output is the same block as some input
  * @xor_alias: with @ones: the input that is the output, XC_ALIAS_NONE or
@@ -109,6 +114,7 @@ struct xc_plan {
 	const u8 *tbls;
 	const struct ecdma_gf_algo *tbls_algo;
 	bool pq;
+	bool q;
 	bool ones;
 	bool out_alias;
 	int xor_alias;
@@ -140,6 +146,7 @@ struct xc_plan {
  * @pout: outputs at the current offset
  * @ptrs: fast path pointer list, max_in + 2
  * @vout: VALIDATE scratch blocks, max_out x ECDMA_EC_VAL_CHUNK
+ * @pscr: P scratch of the Q-only fast path, ECDMA_EC_Q_CHUNK bytes
  * @gf_scratch: for ecdma_gf_decode_matrix()
  * @ndec: decode cache entries
  * @dec_next: next victim
@@ -171,6 +178,7 @@ struct ecdma_ec_xctx {
 	u8 **pout;
 	void **ptrs;
 	u8 **vout;
+	u8 *pscr;
 	u8 *gf_scratch;
 	int ndec;
 	int dec_next;
@@ -200,6 +208,22 @@ static bool xc_is_pq(const u8 *coef, int nin, int nout)
 		return false;
 	for (i = 0; i < nin; i++) {
 		if (coef[2 * i] != 1 || coef[2 * i + 1] != q)
+			return false;
+		q = ecdma_gf_mul(q, 2);
+	}
+	return true;
+}
+
+/* One output, Q = sum {02}^i d_i, at least two inputs */
+static bool xc_is_q(const u8 *coef, int nin, int nout)
+{
+	u8 q = 1;
+	int i;
+
+	if (nout != 1 || nin < 2)
+		return false;
+	for (i = 0; i < nin; i++) {
+		if (coef[i] != q)
 			return false;
 		q = ecdma_gf_mul(q, 2);
 	}
@@ -257,6 +281,7 @@ static size_t xc_carve(struct ecdma_ec_xctx *x, u8 *base, int k, int m,
 	x->ptrs = xc_take(base, &off, (max_in + 2) * sizeof(*x->ptrs));
 	x->vout = xc_take(base, &off, max_out * sizeof(*x->vout));
 	val = xc_take(base, &off, (size_t)max_out * ECDMA_EC_VAL_CHUNK);
+	x->pscr = xc_take(base, &off, ECDMA_EC_Q_CHUNK);
 	x->gf_scratch = xc_take(base, &off, ECDMA_GF_DECODE_SCRATCH);
 	for (i = 0; i < ndec; i++) {
 		x->dec[i].coef = xc_take(base, &off, (size_t)k * m);
@@ -561,6 +586,7 @@ static int xc_plan_linear(struct ecdma_ec_xctx *x, struct xc_plan *p,
 	if (wr->matrix) {
 		p->coef = wr->matrix;
 		p->pq = xc_is_pq(p->coef, p->nin, p->nout);
+		p->q = xc_is_q(p->coef, p->nin, p->nout);
 		p->ones = xc_is_ones(p->coef, p->nin, p->nout);
 	} else {
 		if (p->nin != x->k || p->nout != x->m)
@@ -569,6 +595,7 @@ static int xc_plan_linear(struct ecdma_ec_xctx *x, struct xc_plan *p,
 		p->tbls = x->enc_tbls;
 		p->tbls_algo = x->algo;
 		p->pq = x->calc_pq;
+		p->q = xc_is_q(x->matrix, x->k, x->m);
 		p->ones = x->calc_ones;
 	}
 	return 0;
@@ -738,11 +765,41 @@ static const u8 *xc_tbls(struct ecdma_ec_xctx *x,
 }
 
 /*
+ * Q alone through the RAID-6 fast path: P goes to scratch, so at most
+ * ECDMA_EC_Q_CHUNK bytes per call.  Not accumulating (lib/raid6's
+ * xor_syndrome would want the old P too).
+ *
+ * Return: bytes done, a multiple of ECDMA_EC_FAST_LEN_ALIGN.
+ */
+static u32 xc_fast_q(struct ecdma_ec_xctx *x, u32 ioff, u8 *q, u32 n)
+{
+	const struct ecdma_ec_exec_hooks *h = x->hooks;
+	struct xc_plan *p = &x->p;
+	u32 o, piece;
+	int i;
+
+	for (o = 0; o < n; o += piece) {
+		piece = min_t(u32, n - o, ECDMA_EC_Q_CHUNK);
+		for (i = 0; i < p->nin; i++)
+			x->ptrs[i] = (void *)(x->in[i] + ioff + o);
+		x->ptrs[p->nin] = x->pscr;
+		x->ptrs[p->nin + 1] = q + o;
+		if (!xc_aligned(x->ptrs, p->nin + 2))
+			break;
+		ecdma_ec_exec_fpu_put(x);
+		if (!h->pq(h->ctx, p->nin, piece, x->ptrs, false))
+			break;
+		x->st.fast_pq_bytes += (u64)piece * (p->nin + 1);
+	}
+	return o;
+}
+
+/*
  * Fast paths for @n bytes (a multiple of ECDMA_EC_FAST_LEN_ALIGN) at input
  * offset @ioff into @outs at @ooff.  @real: @outs are the plan's outputs
  * (not VALIDATE scratch), so their aliasing matters.
  *
- * Return: bytes done, @n or 0.
+ * Return: bytes done (a multiple of ECDMA_EC_FAST_LEN_ALIGN), @n or less.
  */
 static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		   u32 ooff, u32 n, bool acc, bool real)
@@ -767,6 +824,9 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		x->st.fast_pq_bytes += (u64)n * (p->nin + 2);
 		return n;
 	}
+	if (p->q && h->pq && !acc && (x->pol.fast_pq & cls) &&
+	    !(real && p->out_alias))
+		return xc_fast_q(x, ioff, outs[0] + ooff, n);
 
 	alias = real ? p->xor_alias : XC_ALIAS_NONE;
 	if (!p->ones || !h->xor || !h->xor_max || !(x->pol.fast_xor & cls) ||

@@ -34,6 +34,7 @@ int ecdma_ec_count_set(const u8 *map, int n);
 #define ECDMA_EC_FAST_LEN_ALIGN	512
 /* VALIDATE computes into scratch this many bytes per code block at a time */
 #define ECDMA_EC_VAL_CHUNK	2048
+#define ECDMA_EC_Q_CHUNK	4096	/* P scratch of the Q-only fast path */
 /* Most cached erasure patterns per calc (fewer for big k x m) */
 #define ECDMA_EC_DEC_CACHE	4
 #define ECDMA_EC_DEC_CACHE_BYTES	(64 * 1024)

@@ -1192,6 +1192,94 @@ static void test_fast_pq(void)
 			 bad, hk.violations);
 }
 
+/*
+ * Q alone ({02}^i, one output): ENCODE and VALIDATE take the RAID-6 fast
+ * path with P into scratch (only exact {02}^i, not accumulating), and the
+ * results are those of the reference product.
+ */
+static int one_q(bool exact, bool acc, bool validate, bool chunked,
+		 int align_mode)
+{
+	struct ecdma_ec_sge sg[T_MAX_K + 1];
+	struct tblk b[T_MAX_K + 1];
+	u8 *p[T_MAX_K + 1], *want, *copy[T_MAX_K + 1], wmat[T_MAX_K];
+	struct ecdma_ec_mem mem;
+	struct ecdma_ec_wr wr;
+	struct tcalc tc;
+	int k = test_rnd_range(2, 60), i, fail = 0;
+	size_t len = rnd_len();
+	u32 want_res = 0;
+
+	if (tcalc_init(&tc, k, 2, T_CAUCHY, NULL, &hooks_all))
+		return 1;
+	for (i = 0; i < k; i++)
+		wmat[i] = slow_pow2(i + !exact);
+	blks_alloc(b, k + 1, len, align_mode);
+	for (i = 0; i <= k; i++) {
+		p[i] = b[i].p;
+		sge_set(&sg[i], p[i], len);
+	}
+	want = test_alloc(len);
+	memcpy(want, p[k], len);
+	ref_product(len, k, 1, wmat, p, &want, acc && !validate);
+	if (validate) {
+		memcpy(p[k], want, len);
+		if (test_rnd(2)) {
+			p[k][test_rnd(len)] ^= (u8)test_rnd_range(1, 255);
+			want_res = 1;
+		}
+	}
+	for (i = 0; i <= k; i++) {
+		copy[i] = test_alloc(len);
+		memcpy(copy[i], p[i], len);
+	}
+	mem_init(&mem, sg, k, sg + k, 1, len);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = validate ? ECDMA_EC_OP_VALIDATE : ECDMA_EC_OP_ENCODE;
+	if (acc && !validate)
+		wr.flags = ECDMA_EC_WR_ACCUMULATE;
+	wr.mem = &mem;
+	wr.matrix = wmat;
+	if (ecdma_ec_validate_wr(&t_caps, k, 2, &wr) || run_wr(&tc, &wr, chunked))
+		fail |= 2;
+	if (validate && wr.result != want_res)
+		fail |= 1;
+	if (!validate && memcmp(p[k], want, len))
+		fail |= 1;
+	/* sources never written; VALIDATE writes nothing */
+	for (i = 0; i < k + validate; i++)
+		if (memcmp(copy[i], p[i], len))
+			fail |= 4;
+	if (fail)
+		ksft_print_msg("q k=%d len=%zu exact=%d acc=%d val=%d fail=%d\n",
+			       k, len, exact, acc, validate, fail);
+	for (i = 0; i <= k; i++)
+		free(copy[i]);
+	free(want);
+	blks_free(b, k + 1);
+	tcalc_free(&tc);
+	return fail;
+}
+
+static void test_fast_q(void)
+{
+	unsigned int bad = 0, it;
+	unsigned long calls;
+
+	/* exact {02}^i, aligned, not accumulating: the fast path runs */
+	hk_reset();
+	for (it = 0; it < 100; it++)
+		bad += !!one_q(true, false, test_rnd(2), test_rnd(2), 0);
+	calls = hk.pq_calls;
+	/* shifted exponents, accumulate, misaligned: right, and no misuse */
+	for (it = 0; it < 200; it++)
+		bad += !!one_q(test_rnd(2), test_rnd(2), test_rnd(2),
+			       test_rnd(2), test_rnd(3));
+	ksft_test_result(!bad && calls && !hk.violations,
+			 "fast_q_alone (%u wrong, %lu pq calls, %lu violations)\n",
+			 bad, calls, hk.violations);
+}
+
 /* @iters random XOR WRs through hooks_all; returns the wrong ones */
 static unsigned int xor_loop(int iters)
 {
@@ -1606,7 +1694,7 @@ int main(void)
 	static const int v0[2] = { 1, 0 }, v1[2] = { 0, 0 }, v2[2] = { 0, 1 };
 
 	ksft_print_header();
-	ksft_set_plan(28);
+	ksft_set_plan(29);
 	test_rng_init();
 
 	test_attr();
@@ -1647,6 +1735,7 @@ int main(void)
 	loop_test("validate_per_wr_matrix", 150, f_validate, (void *)v2);
 	test_copy_nop();
 	test_fast_pq();
+	test_fast_q();
 	test_fast_xor();
 	test_policy();
 	test_fpu_sections();
