@@ -299,12 +299,17 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @ab_wait: slots since the last trial
  * @ab_level: I/O per slot of the state last chosen
  * @ab_io: PGPGIN + PGPGOUT at the last slot
+ * @ab_md: md member sectors (@md_sectors) at the last slot
+ * @ab_by_md: the running or last trial is judged by md's member I/O
+ *	(no I/O from above: resync, check), not PGPGIN + PGPGOUT
  * @ab_sum: I/O of this trial's slots offered ([0]) and withdrawn ([1])
  * @ab_switches: times the device left or re-entered the table
  * @ab_trials: trials so far
  * @ab_kept: trials that kept the device in the table
  * @ab_last: the last trial's sums, offered and withdrawn
  * @ab_events: all_vm_events() buffer
+ * @md_sectors: per CPU, sectors md arrays sent to their members (the
+ *	block_bio_remap tracepoint), or NULL while not counted
  * @ab_chan: a channel that is never used: its registration and
  *	unregistration make dmaengine rebuild the channel table
  * @ab_work: one trial slot (ECDMA_AB_SLOT_MS), process context
@@ -350,12 +355,15 @@ struct ecdma_front {
 	unsigned int ab_wait;
 	u64 ab_level;
 	u64 ab_io;
+	u64 ab_md;
+	bool ab_by_md;
 	u64 ab_sum[2];
 	unsigned long ab_switches;
 	unsigned long ab_trials;
 	unsigned long ab_kept;
 	u64 ab_last[2];
 	unsigned long *ab_events;
+	u64 __percpu *md_sectors;
 	struct dma_chan ab_chan;
 	struct delayed_work ab_work;
 	u64 sample_wall;

@@ -49,9 +49,13 @@
  * clears DMA_ASYNC_TX and registers @ab_chan, a channel nobody is given
  * (no client count), and does the reverse to come back.  Trials repeat
  * every ECDMA_AB_EVERY slots, at once when the I/O rate changes by half
- * or double, and not while there is (next to) no such I/O (resync,
- * check, idle: then the device stays in the table and the idle rule
- * alone decides).
+ * or double.  Resync, recovery and check submit nothing from above; for
+ * them a trial counts the sectors md arrays send to their members
+ * instead: raid456 reports each member bio on the block_bio_remap
+ * tracepoint (exported, fired on both paths, md's own and the offload),
+ * and a probe sums those from md devices (MD_MAJOR).  With neither kind
+ * of I/O (idle) there are no trials: the device stays in the table and
+ * the idle rule alone decides.
  *
  * "always" accepts everything and executes as inline_issue says (the
  * behaviour before this policy), in the table.  "never" declines
@@ -71,6 +75,8 @@
 #include <linux/tick.h>
 #include <linux/timer.h>
 #include <linux/vmstat.h>
+#include <linux/major.h>
+#include <trace/events/block.h>
 
 #include "front.h"
 
@@ -211,6 +217,30 @@ static u64 ecdma_policy_io(struct ecdma_front *front)
 #endif
 }
 
+/*
+ * block_bio_remap probe: md arrays' member bios (raid456's ops_run_io).
+ * Partitions and device-mapper report here too; only md's count.
+ */
+static void ecdma_policy_remap(void *data, struct bio *bio, dev_t dev,
+			       sector_t from)
+{
+	struct ecdma_front *front = data;
+
+	if (MAJOR(dev) == MD_MAJOR)
+		this_cpu_add(*front->md_sectors, bio_sectors(bio));
+}
+
+/* Sectors md arrays sent to their members so far */
+static u64 ecdma_policy_md_io(struct ecdma_front *front)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(front->md_sectors, cpu);
+	return sum;
+}
+
 static int ecdma_policy_chan_register(struct dma_device *dma,
 				      struct dma_chan *chan)
 {
@@ -301,15 +331,19 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 {
 	struct ecdma_front *front = container_of(to_delayed_work(work),
 						 struct ecdma_front, ab_work);
-	u64 io = ecdma_policy_io(front);
 	enum ecdma_offload mode = READ_ONCE(front->offload);
-	u64 d = io - front->ab_io;
-	bool busy;
+	u64 io = ecdma_policy_io(front), md = ecdma_policy_md_io(front);
+	u64 d = io - front->ab_io, dmd = md - front->ab_md, v;
+	bool busy, by_md;
 
 	front->ab_io = io;
+	front->ab_md = md;
 	mutex_lock(&front->cfg_lock);
 	busy = ecdma_front_busy(front);
 	mutex_unlock(&front->cfg_lock);
+	/* users' I/O when there is some, else md's own (resync, check) */
+	by_md = d < ECDMA_AB_MIN_IO;
+	v = by_md ? dmd : d;
 
 	if (mode == ECDMA_OFFLOAD_NEVER && busy) {
 		/* md computes everything itself, XOR included */
@@ -317,13 +351,14 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		front->ab_level = 0;
 		ecdma_policy_table(front, true);
 	} else if (mode != ECDMA_OFFLOAD_AUTO || !busy ||
-		   (!front->ab_slot && d < ECDMA_AB_MIN_IO)) {
+		   (!front->ab_slot && v < ECDMA_AB_MIN_IO)) {
 		/* nothing to judge by: in the table, the idle rule decides */
 		front->ab_slot = 0;
 		front->ab_level = 0;
 		ecdma_policy_table(front, false);
 	} else if (front->ab_slot) {
-		front->ab_sum[front->withdrawn] += d;
+		/* a trial keeps the signal it started with */
+		front->ab_sum[front->withdrawn] += front->ab_by_md ? dmd : d;
 		if (front->ab_slot == ECDMA_AB_SLOTS) {
 			ecdma_policy_decide(front);
 		} else {
@@ -332,11 +367,13 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 					   front->ab_slot == 3);
 		}
 	} else if (++front->ab_wait >= ECDMA_AB_EVERY || !front->ab_level ||
-		   d > 2 * front->ab_level || 2 * d < front->ab_level) {
+		   by_md != front->ab_by_md ||
+		   v > 2 * front->ab_level || 2 * v < front->ab_level) {
 		/* time for a trial, or the load changed: slot 1, in */
 		front->ab_slot = 1;
 		front->ab_sum[0] = 0;
 		front->ab_sum[1] = 0;
+		WRITE_ONCE(front->ab_by_md, by_md);
 		ecdma_policy_table(front, false);
 	}
 	if (!READ_ONCE(front->policy_stop))
@@ -361,19 +398,24 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
  * ecdma_policy_start - begin sampling; the front is registered
  * @front: the front
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or the tracepoint's registration error.
  */
 int ecdma_policy_start(struct ecdma_front *front)
 {
+	int ret = -ENOMEM;
+
 	front->sample_idle = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
 	if (!front->sample_idle)
 		return -ENOMEM;
 	front->ab_events = kcalloc(NR_VM_EVENT_ITEMS, sizeof(long), GFP_KERNEL);
-	if (!front->ab_events) {
-		kfree(front->sample_idle);
-		front->sample_idle = NULL;
-		return -ENOMEM;
-	}
+	if (!front->ab_events)
+		goto free_idle;
+	front->md_sectors = alloc_percpu(u64);
+	if (!front->md_sectors)
+		goto free_events;
+	ret = register_trace_block_bio_remap(ecdma_policy_remap, front);
+	if (ret)
+		goto free_md;
 	front->align = front->dma.copy_align;
 	front->accepting = true;
 	front->copies = true;
@@ -383,10 +425,22 @@ int ecdma_policy_start(struct ecdma_front *front)
 	mod_timer(&front->policy_timer,
 		  jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 	front->ab_io = ecdma_policy_io(front);
+	front->ab_md = ecdma_policy_md_io(front);
 	INIT_DEFERRABLE_WORK(&front->ab_work, ecdma_policy_ab_work);
 	schedule_delayed_work(&front->ab_work,
 			      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
 	return 0;
+
+free_md:
+	free_percpu(front->md_sectors);
+	front->md_sectors = NULL;
+free_events:
+	kfree(front->ab_events);
+	front->ab_events = NULL;
+free_idle:
+	kfree(front->sample_idle);
+	front->sample_idle = NULL;
+	return ret;
 }
 
 /**
@@ -402,6 +456,11 @@ void ecdma_policy_stop(struct ecdma_front *front)
 	WRITE_ONCE(front->policy_stop, true);
 	del_timer_sync(&front->policy_timer);
 	cancel_delayed_work_sync(&front->ab_work);
+	unregister_trace_block_bio_remap(ecdma_policy_remap, front);
+	/* no probe runs on @md_sectors any more */
+	tracepoint_synchronize_unregister();
+	free_percpu(front->md_sectors);
+	front->md_sectors = NULL;
 	ecdma_policy_table(front, false);
 	WRITE_ONCE(front->spread, false);
 	ecdma_policy_set(front, true, true);

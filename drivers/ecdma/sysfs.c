@@ -625,7 +625,7 @@ static ssize_t offload_state_show(struct device *dev,
 	struct ecdma_front *front = dev_get_drvdata(dev);
 
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s\n",
 			  READ_ONCE(front->accepting) ? "accept" : "decline",
 			  READ_ONCE(front->spread),
 			  READ_ONCE(front->spare_cpu),
@@ -638,7 +638,8 @@ static ssize_t offload_state_show(struct device *dev,
 			  READ_ONCE(front->ab_trials),
 			  READ_ONCE(front->ab_kept),
 			  READ_ONCE(front->ab_last[0]),
-			  READ_ONCE(front->ab_last[1]));
+			  READ_ONCE(front->ab_last[1]),
+			  READ_ONCE(front->ab_by_md) ? "md" : "io");
 }
 static DEVICE_ATTR_RO(offload_state);
 
