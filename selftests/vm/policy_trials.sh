@@ -48,10 +48,15 @@ s0=$(field table_switches)
 t0=$(field trials)
 echo always >"$D/offload"
 fio --name=trials --filename=/dev/md0 --rw=randwrite --bs=4k --size=96M \
-	--ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=15 \
+	--ioengine=libaio --iodepth=16 --direct=1 --time_based --runtime=20 \
 	--eta=never --output=/tmp/fio-trials.log >/dev/null 2>&1 &
 fpid=$!
-sleep 1
+# until the load flows (fio starts slowly on the debug kernel)
+f0=$(ops) w=0
+while [ $(($(ops) - f0)) -lt 50 ] && [ $w -lt 50 ] && kill -0 "$fpid" 2>/dev/null; do
+	usleep 200000
+	w=$((w + 1))
+done
 a0=$(ops)
 sleep 2
 a1=$(ops)
