@@ -230,12 +230,14 @@ static void ecdma_policy_remap(void *data, struct bio *bio, dev_t dev,
 		this_cpu_add(*front->md_sectors, bio_sectors(bio));
 }
 
-/* Sectors md arrays sent to their members so far */
+/* Sectors md arrays sent to their members so far (0: not counted) */
 static u64 ecdma_policy_md_io(struct ecdma_front *front)
 {
 	u64 sum = 0;
 	int cpu;
 
+	if (!front->md_sectors)
+		return 0;
 	for_each_possible_cpu(cpu)
 		sum += *per_cpu_ptr(front->md_sectors, cpu);
 	return sum;
@@ -398,12 +400,10 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
  * ecdma_policy_start - begin sampling; the front is registered
  * @front: the front
  *
- * Return: 0, -ENOMEM, or the tracepoint's registration error.
+ * Return: 0 or -ENOMEM.
  */
 int ecdma_policy_start(struct ecdma_front *front)
 {
-	int ret = -ENOMEM;
-
 	front->sample_idle = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
 	if (!front->sample_idle)
 		return -ENOMEM;
@@ -413,9 +413,11 @@ int ecdma_policy_start(struct ecdma_front *front)
 	front->md_sectors = alloc_percpu(u64);
 	if (!front->md_sectors)
 		goto free_events;
-	ret = register_trace_block_bio_remap(ecdma_policy_remap, front);
-	if (ret)
-		goto free_md;
+	if (register_trace_block_bio_remap(ecdma_policy_remap, front)) {
+		/* no tracepoints: resync and check are not judged */
+		free_percpu(front->md_sectors);
+		front->md_sectors = NULL;
+	}
 	front->align = front->dma.copy_align;
 	front->accepting = true;
 	front->copies = true;
@@ -431,16 +433,13 @@ int ecdma_policy_start(struct ecdma_front *front)
 			      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
 	return 0;
 
-free_md:
-	free_percpu(front->md_sectors);
-	front->md_sectors = NULL;
 free_events:
 	kfree(front->ab_events);
 	front->ab_events = NULL;
 free_idle:
 	kfree(front->sample_idle);
 	front->sample_idle = NULL;
-	return ret;
+	return -ENOMEM;
 }
 
 /**
@@ -456,11 +455,13 @@ void ecdma_policy_stop(struct ecdma_front *front)
 	WRITE_ONCE(front->policy_stop, true);
 	del_timer_sync(&front->policy_timer);
 	cancel_delayed_work_sync(&front->ab_work);
-	unregister_trace_block_bio_remap(ecdma_policy_remap, front);
-	/* no probe runs on @md_sectors any more */
-	tracepoint_synchronize_unregister();
-	free_percpu(front->md_sectors);
-	front->md_sectors = NULL;
+	if (front->md_sectors) {
+		unregister_trace_block_bio_remap(ecdma_policy_remap, front);
+		/* no probe runs on @md_sectors any more */
+		tracepoint_synchronize_unregister();
+		free_percpu(front->md_sectors);
+		front->md_sectors = NULL;
+	}
 	ecdma_policy_table(front, false);
 	WRITE_ONCE(front->spread, false);
 	ecdma_policy_set(front, true, true);
