@@ -73,9 +73,13 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	/*
 	 * Spreading (policy.c): start it now on the idlest CPU's worker, so
 	 * that it runs while the client prepares the next operation.  Order
-	 * is kept: posting takes everything submitted, oldest first.
+	 * is kept: posting takes everything submitted, oldest first.  For
+	 * async_tx only: a client that requested a channel of its own
+	 * (DMA_PRIVATE, set by dmaengine while it holds one) may still
+	 * terminate what it submitted until issue_pending.
 	 */
-	if (READ_ONCE(ch->front->spread)) {
+	if (READ_ONCE(ch->front->spread) &&
+	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask)) {
 		int cpu = READ_ONCE(ch->front->spare_cpu);
 
 		if (!READ_ONCE(ch->pinned) && cpu >= 0)

@@ -6,8 +6,9 @@
 # accumulating work, descriptors that cannot run, callbacks never inside
 # the client's own calls and in cookie order, a preempted poster never
 # stalling a spinner (preempt=full only), non-RAM addresses refused.  Once
-# with inline_issue=1 (issue_pending executes) and once with 0 (it only
-# posts).  Needs the channels free: runs before async_tx holds them.
+# with inline_issue=1 (issue_pending executes), once with 0 (it only
+# posts), and once under "auto" while it spreads (starts async_tx's work
+# at submit).  Needs the channels free: runs before async_tx holds them.
 . /ecdma/lib.sh
 
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
@@ -20,5 +21,17 @@ for ii in 1 0; do
 		[ "$(ecdma_stat memcpy_errors)" -gt "$e0" ]
 done
 echo 1 >"$ECDMA_DEV/inline_issue"
+# "auto" (the default) on an idle machine spreads: async_tx's work starts
+# at tx_submit.  A client with a channel of its own must still be able to
+# terminate what it has not issued: the contract holds under spreading.
+echo auto >"$ECDMA_DEV/offload"
+w=0
+while ! grep -q 'spread=1' "$ECDMA_DEV/offload_state" && [ $w -lt 50 ]; do
+	usleep 100000
+	w=$((w + 1))
+done
+ktap_diag "auto: $(cat "$ECDMA_DEV/offload_state")"
+kmod_ktap ecdma_dma_client_test client_auto_spreading
+echo always >"$ECDMA_DEV/offload"
 ktap_check ecdma_unloads modprobe -r ecdma
 ktap_exit
