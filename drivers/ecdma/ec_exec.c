@@ -199,35 +199,35 @@ static bool xc_same_fmt(const struct ecdma_gf_algo *a,
 	return a == b || (a->prep == b->prep && a->tbl_bytes == b->tbl_bytes);
 }
 
-static bool xc_is_pq(const u8 *coef, int nin, int nout)
+/*
+ * The RAID-6 shape over at least two inputs: column @q is Q = {02}^i,
+ * column @p (if not -1) is P = all ones; @nout columns in all.
+ */
+static bool xc_is_raid6(const u8 *coef, int nin, int nout, int p, int q)
 {
-	u8 q = 1;
+	u8 g = 1;
 	int i;
 
-	if (nout != 2 || nin < 2)
+	if (nin < 2)
 		return false;
 	for (i = 0; i < nin; i++) {
-		if (coef[2 * i] != 1 || coef[2 * i + 1] != q)
+		if ((p >= 0 && coef[i * nout + p] != 1) ||
+		    coef[i * nout + q] != g)
 			return false;
-		q = ecdma_gf_mul(q, 2);
+		g = ecdma_gf_mul(g, 2);
 	}
 	return true;
 }
 
-/* One output, Q = sum {02}^i d_i, at least two inputs */
+static bool xc_is_pq(const u8 *coef, int nin, int nout)
+{
+	return nout == 2 && xc_is_raid6(coef, nin, 2, 0, 1);
+}
+
+/* One output, Q alone */
 static bool xc_is_q(const u8 *coef, int nin, int nout)
 {
-	u8 q = 1;
-	int i;
-
-	if (nout != 1 || nin < 2)
-		return false;
-	for (i = 0; i < nin; i++) {
-		if (coef[i] != q)
-			return false;
-		q = ecdma_gf_mul(q, 2);
-	}
-	return true;
+	return nout == 1 && xc_is_raid6(coef, nin, 1, -1, 0);
 }
 
 static bool xc_is_ones(const u8 *coef, int nin, int nout)

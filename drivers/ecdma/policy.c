@@ -347,17 +347,16 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	by_md = d < ECDMA_AB_MIN_IO;
 	v = by_md ? dmd : d;
 
-	if (mode == ECDMA_OFFLOAD_NEVER && busy) {
-		/* md computes everything itself, XOR included */
+	if (mode != ECDMA_OFFLOAD_AUTO || !busy ||
+	    (!front->ab_slot && v < ECDMA_AB_MIN_IO)) {
+		/*
+		 * No trial: "never" (while async_tx holds the channels) is
+		 * out of the table, md computing everything itself, XOR
+		 * included; otherwise in it, and the idle rule decides.
+		 */
 		front->ab_slot = 0;
 		front->ab_level = 0;
-		ecdma_policy_table(front, true);
-	} else if (mode != ECDMA_OFFLOAD_AUTO || !busy ||
-		   (!front->ab_slot && v < ECDMA_AB_MIN_IO)) {
-		/* nothing to judge by: in the table, the idle rule decides */
-		front->ab_slot = 0;
-		front->ab_level = 0;
-		ecdma_policy_table(front, false);
+		ecdma_policy_table(front, mode == ECDMA_OFFLOAD_NEVER && busy);
 	} else if (front->ab_slot) {
 		/* a trial keeps the signal it started with */
 		front->ab_sum[front->withdrawn] += front->ab_by_md ? dmd : d;
