@@ -470,7 +470,7 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	list_for_each_entry_safe(d, n, &trim, node)
-		kfree(d);
+		ecdma_desc_free(d);
 
 	mutex_lock(&ch->front->cfg_lock);
 	ch->active = false;

@@ -29,6 +29,14 @@
 #define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
 #define ECDMA_DESC_INIT		32	/* descriptors allocated per channel at probe */
 #define ECDMA_DESC_MAX		1024	/* ... grown with GFP_NOWAIT up to this */
+/*
+ * Sources a descriptor holds itself: md's operations on arrays of up to
+ * 34 disks (RAID-6: disks - 2 sources).  More take an extension for
+ * ECDMA_XLATE_MAX_SRC, allocated on first need and kept.  This keeps a
+ * descriptor within 1 KiB (944 bytes on x86-64); one with room for 255
+ * sources took 5 KiB, an 8 KiB kmalloc.
+ */
+#define ECDMA_DESC_SRC		32
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
 
@@ -224,6 +232,16 @@ struct ecdma_chan {
 };
 
 /**
+ * struct ecdma_desc_big - room for an operation with the most sources
+ * @data: its sources
+ * @mat: their coefficients
+ */
+struct ecdma_desc_big {
+	struct ecdma_ec_sge data[ECDMA_XLATE_MAX_SRC];
+	u8 mat[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
+};
+
+/**
  * struct ecdma_desc - a dmaengine descriptor and its EC verbs WR
  * @txd: the dmaengine descriptor handed to the client
  * @ch: owning channel
@@ -238,6 +256,10 @@ struct ecdma_chan {
  * @mem: memory layout of @wr
  * @wr: the work request posted to @ch->calc
  * @x: the translated operation; @mem points into it
+ * @src_data: room for @x's sources, up to ECDMA_DESC_SRC
+ * @src_mat: and their coefficients
+ * @big: room for up to ECDMA_XLATE_MAX_SRC, or NULL: once an operation
+ *	needed it, kept until the descriptor is freed
  */
 struct ecdma_desc {
 	struct dma_async_tx_descriptor txd;
@@ -252,6 +274,9 @@ struct ecdma_desc {
 	struct ecdma_ec_mem mem;
 	struct ecdma_ec_wr wr;
 	struct ecdma_xlate_wr x;
+	struct ecdma_ec_sge src_data[ECDMA_DESC_SRC];
+	u8 src_mat[ECDMA_DESC_SRC * ECDMA_XLATE_MAX_CODE];
+	struct ecdma_desc_big *big;
 };
 
 struct ecdma_sysfs;
@@ -431,6 +456,7 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
 
 /* prep.c */
 struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp);
+void ecdma_desc_free(struct ecdma_desc *d);
 void ecdma_prep_set_ops(struct dma_device *dma);
 
 /* dma.c */

@@ -173,7 +173,7 @@ static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 		ecdma_ec_dealloc_calc(ch->fb_calc);
 	tasklet_kill(&ch->cb_tasklet);
 	list_for_each_entry_safe(d, n, &ch->all, all_node)
-		kfree(d);
+		ecdma_desc_free(d);
 	free_percpu(ch->stats);
 }
 

@@ -52,13 +52,52 @@ noinline struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp)
 /* fail_function may make it fail (tests): prep then returns NULL */
 ALLOW_ERROR_INJECTION(ecdma_desc_new, NULL);
 
+/* Free a descriptor that is on no list, with its extension */
+void ecdma_desc_free(struct ecdma_desc *d)
+{
+	kfree(d->big);
+	kfree(d);
+}
+
 /*
- * Take a free descriptor: from the free list, else from completed ones the
- * client has acked since, else a new one while below the channel's limit.
- * NULL means every descriptor is in flight or unacked: issue_pending (which
+ * Give @d room for @n sources: its own, or its extension, allocated on
+ * first need (GFP_NOWAIT: prep may not sleep) and kept.  More than
+ * ECDMA_XLATE_MAX_SRC get the small room, which xlate then rejects.
+ */
+static bool ecdma_desc_room(struct ecdma_desc *d, unsigned int n)
+{
+	if (n <= ECDMA_DESC_SRC || n > ECDMA_XLATE_MAX_SRC) {
+		ecdma_xlate_bind(&d->x, d->src_data, d->src_mat,
+				 ARRAY_SIZE(d->src_data));
+		return true;
+	}
+	if (!d->big)
+		d->big = kmalloc(sizeof(*d->big), GFP_NOWAIT | __GFP_NOWARN);
+	if (!d->big)
+		return false;
+	ecdma_xlate_bind(&d->x, d->big->data, d->big->mat,
+			 ARRAY_SIZE(d->big->data));
+	return true;
+}
+
+static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&d->node, &ch->free);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/*
+ * Take a free descriptor with room for @nsrc sources: from the free list,
+ * else from completed ones the client has acked since, else a new one
+ * while below the channel's limit.  NULL means every descriptor is in
+ * flight or unacked (or no memory for the room): issue_pending (which
  * runs the work inline) and the clients' acks clear that.
  */
-static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
+static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
+					 unsigned int nsrc)
 {
 	struct ecdma_desc *d, *n;
 	unsigned long flags;
@@ -73,7 +112,7 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
 	if (d) {
 		list_del_init(&d->node);
 		spin_unlock_irqrestore(&ch->lock, flags);
-		return d;
+		goto room;
 	}
 	grow = ch->nr_desc < ch->front->max_desc;
 	if (grow)
@@ -89,21 +128,17 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch)
 			ch->nr_desc--;
 		spin_unlock_irqrestore(&ch->lock, flags);
 	}
+room:
+	if (d && !ecdma_desc_room(d, nsrc)) {
+		ecdma_desc_put(ch, d);
+		d = NULL;
+	}
 	if (!d) {
 		/* the client's retry calls issue_pending: run work there */
 		WRITE_ONCE(ch->starved, true);
 		this_cpu_inc(ch->stats->prep_full);
 	}
 	return d;
-}
-
-static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	list_add(&d->node, &ch->free);
-	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /*
@@ -195,7 +230,7 @@ ecdma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
 		  size_t len, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch);
+	struct ecdma_desc *d = ecdma_desc_get(ch, 1);
 
 	if (!d) {
 		ecdma_prep_full(ch, dst, &src, 1);
@@ -211,7 +246,7 @@ ecdma_prep_xor(struct dma_chan *chan, dma_addr_t dst, dma_addr_t *src,
 	       unsigned int src_cnt, size_t len, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch);
+	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, dst, src, src_cnt);
@@ -228,7 +263,7 @@ ecdma_prep_xor_val(struct dma_chan *chan, dma_addr_t *src,
 		   enum sum_check_flags *result, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch);
+	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, 0, src, src_cnt);
@@ -245,7 +280,7 @@ ecdma_prep_pq(struct dma_chan *chan, dma_addr_t *dst, dma_addr_t *src,
 	      unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch);
+	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, 0, dst, 2);
@@ -264,7 +299,7 @@ ecdma_prep_pq_val(struct dma_chan *chan, dma_addr_t *pq, dma_addr_t *src,
 		  enum sum_check_flags *pqres, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch);
+	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, 0, pq, 2);
@@ -281,7 +316,7 @@ static struct dma_async_tx_descriptor *
 ecdma_prep_interrupt(struct dma_chan *chan, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch);
+	struct ecdma_desc *d = ecdma_desc_get(ch, 0);
 
 	if (!d)
 		return NULL;

@@ -51,9 +51,10 @@ static void xlate_init(struct ecdma_xlate_wr *x, enum ecdma_op_type type,
 	x->len = len;
 }
 
-static int xlate_check(unsigned int src_cnt, size_t len)
+static int xlate_check(const struct ecdma_xlate_wr *x, unsigned int src_cnt,
+		       size_t len)
 {
-	if (!src_cnt || src_cnt > ECDMA_XLATE_MAX_SRC ||
+	if (!src_cnt || src_cnt > x->cap || src_cnt > ECDMA_XLATE_MAX_SRC ||
 	    len > ECDMA_XLATE_MAX_LEN)
 		return -EINVAL;
 	return 0;
@@ -154,12 +155,12 @@ static void xlate_pq_rows(struct ecdma_xlate_wr *x,
  * @src: source address
  * @len: bytes
  *
- * Return: 0, or -EINVAL when @len is too large.
+ * Return: 0, or -EINVAL when @len is too large or @x has no room (unbound).
  */
 int ecdma_xlate_memcpy(struct ecdma_xlate_wr *x, u64 dst, u64 src,
 		       size_t len)
 {
-	if (len > ECDMA_XLATE_MAX_LEN)
+	if (len > ECDMA_XLATE_MAX_LEN || !x->cap)
 		return -EINVAL;
 	xlate_init(x, ECDMA_OP_MEMCPY, len);
 	if (!len || dst == src)
@@ -176,7 +177,7 @@ int ecdma_xlate_memcpy(struct ecdma_xlate_wr *x, u64 dst, u64 src,
  * @x: WR to fill
  * @dst: destination; never an implicit source, but may be one of @src
  * @src: @src_cnt source addresses
- * @src_cnt: 1..ECDMA_XLATE_MAX_SRC
+ * @src_cnt: 1..ECDMA_XLATE_MAX_SRC, and at most @x->cap
  * @len: bytes per block
  *
  * Return: 0, or -EINVAL for a bad source count or length.
@@ -184,7 +185,7 @@ int ecdma_xlate_memcpy(struct ecdma_xlate_wr *x, u64 dst, u64 src,
 int ecdma_xlate_xor(struct ecdma_xlate_wr *x, u64 dst, const u64 *src,
 		    unsigned int src_cnt, size_t len)
 {
-	int ret = xlate_check(src_cnt, len);
+	int ret = xlate_check(x, src_cnt, len);
 
 	if (ret)
 		return ret;
@@ -204,7 +205,7 @@ int ecdma_xlate_xor(struct ecdma_xlate_wr *x, u64 dst, const u64 *src,
  * ecdma_xlate_xor_val - translate device_prep_dma_xor_val
  * @x: WR to fill
  * @src: @src_cnt addresses; src[0] is the parity
- * @src_cnt: 1..ECDMA_XLATE_MAX_SRC
+ * @src_cnt: 1..ECDMA_XLATE_MAX_SRC, and at most @x->cap
  * @len: bytes per block
  *
  * The result maps to SUM_CHECK_P_RESULT when the XOR of all blocks is not
@@ -216,7 +217,7 @@ int ecdma_xlate_xor(struct ecdma_xlate_wr *x, u64 dst, const u64 *src,
 int ecdma_xlate_xor_val(struct ecdma_xlate_wr *x, const u64 *src,
 			unsigned int src_cnt, size_t len)
 {
-	int ret = xlate_check(src_cnt, len);
+	int ret = xlate_check(x, src_cnt, len);
 
 	if (ret)
 		return ret;
@@ -242,7 +243,7 @@ int ecdma_xlate_xor_val(struct ecdma_xlate_wr *x, const u64 *src,
  * @x: WR to fill
  * @dst: dst[0] = P, dst[1] = Q; a disabled one is never read
  * @src: @src_cnt source addresses
- * @src_cnt: 1..ECDMA_XLATE_MAX_SRC
+ * @src_cnt: 1..ECDMA_XLATE_MAX_SRC, and at most @x->cap
  * @scf: @src_cnt Q coefficients
  * @len: bytes per block
  * @flags: dmaengine flags (DISABLE_P, DISABLE_Q, CONTINUE matter)
@@ -253,7 +254,7 @@ int ecdma_xlate_pq(struct ecdma_xlate_wr *x, const u64 *dst, const u64 *src,
 		   unsigned int src_cnt, const u8 *scf, size_t len,
 		   unsigned long flags)
 {
-	int ret = xlate_check(src_cnt, len);
+	int ret = xlate_check(x, src_cnt, len);
 
 	if (ret)
 		return ret;
@@ -276,7 +277,7 @@ int ecdma_xlate_pq(struct ecdma_xlate_wr *x, const u64 *dst, const u64 *src,
  * @x: WR to fill
  * @pq: pq[0] = P, pq[1] = Q; a disabled one is never read
  * @src: @src_cnt source addresses
- * @src_cnt: 1..ECDMA_XLATE_MAX_SRC
+ * @src_cnt: 1..ECDMA_XLATE_MAX_SRC, and at most @x->cap
  * @scf: @src_cnt Q coefficients
  * @len: bytes per block
  * @flags: dmaengine flags (DISABLE_P, DISABLE_Q matter)
@@ -290,7 +291,7 @@ int ecdma_xlate_pq_val(struct ecdma_xlate_wr *x, const u64 *pq,
 		       const u64 *src, unsigned int src_cnt, const u8 *scf,
 		       size_t len, unsigned long flags)
 {
-	int ret = xlate_check(src_cnt, len);
+	int ret = xlate_check(x, src_cnt, len);
 
 	if (ret)
 		return ret;

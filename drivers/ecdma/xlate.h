@@ -63,15 +63,21 @@ enum ecdma_op_type {
  * @wr_flags: ECDMA_EC_WR_* (ACCUMULATE)
  * @type: enum ecdma_op_type of the prep call
  * @nr_code: code (output or compared) blocks, 0..2
- * @nr_data: data (input) blocks, 0..255
+ * @nr_data: data (input) blocks, 0..@cap
+ * @cap: sources @data and @mat have room for (ecdma_xlate_bind()); a
+ *	translate function given more fails with -EINVAL
  * @result_bit: VALIDATE: the ECDMA_XLATE_SUM_* bit code block j maps to
  * @len: bytes per block; every used sge has this length
  * @matrix: @nr_data x @nr_code coefficients, row-major (matrix[i * nr_code +
  *	j] = coefficient of data i in code j), pointing into @mat or at a
  *	shared constant table; NULL for NOP and COPY
  * @code: code blocks; addr is the address given to the translate function
- * @data: data blocks, likewise
- * @mat: storage for per-operation coefficients
+ * @data: data blocks, likewise: @cap entries, the caller's storage
+ * @mat: storage for per-operation coefficients: 2 * @cap, the caller's
+ *
+ * The caller sizes @data and @mat (ecdma_xlate_bind()) for the operations
+ * it expects, so that a small one does not carry room for
+ * ECDMA_XLATE_MAX_SRC sources (4.6 KiB).
  *
  * @code and @data have the layout struct ecdma_ec_mem expects, so the WR
  * can point at them directly once the addresses are made provider-usable.
@@ -82,13 +88,27 @@ struct ecdma_xlate_wr {
 	u8 type;
 	u8 nr_code;
 	u16 nr_data;
+	u16 cap;
 	u8 result_bit[ECDMA_XLATE_MAX_CODE];
 	u32 len;
 	const u8 *matrix;
 	struct ecdma_ec_sge code[ECDMA_XLATE_MAX_CODE];
-	struct ecdma_ec_sge data[ECDMA_XLATE_MAX_SRC];
-	u8 mat[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
+	struct ecdma_ec_sge *data;
+	u8 *mat;
 };
+
+/*
+ * Give @x room for @cap sources: @data (@cap entries) and @mat (2 * @cap).
+ * Stays until bound again.
+ */
+static inline void ecdma_xlate_bind(struct ecdma_xlate_wr *x,
+				    struct ecdma_ec_sge *data, u8 *mat,
+				    unsigned int cap)
+{
+	x->data = data;
+	x->mat = mat;
+	x->cap = cap;
+}
 
 int ecdma_xlate_memcpy(struct ecdma_xlate_wr *x, u64 dst, u64 src,
 		       size_t len);

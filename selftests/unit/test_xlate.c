@@ -318,6 +318,8 @@ static u32 ref_pq_val(int p, int q, const int *src, unsigned int n,
 /* ---- one operation: reference, translate, scribble, execute, compare ---- */
 
 static struct ecdma_xlate_wr wr;
+static struct ecdma_ec_sge room_data[ECDMA_XLATE_MAX_SRC];
+static u8 room_mat[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 static u64 addr_src[ECDMA_XLATE_MAX_SRC + 1], addr_dst[2];
 static u8 scf_arg[ECDMA_XLATE_MAX_SRC + 1];
 
@@ -547,6 +549,48 @@ static void test_bad_args(void)
 	ok &= !ecdma_xlate_memcpy(&wr, a[0], a[1], ECDMA_XLATE_MAX_LEN) &&
 	      wr.len == ECDMA_XLATE_MAX_LEN;
 	REPORT(ok, "oversized_length_rejected\n");
+}
+
+/*
+ * A WR bound to room for a few sources (a descriptor's own) takes that
+ * many and rejects more without writing past it: the room is a heap
+ * block of exactly that size, so ASan sees any overrun.
+ */
+static void test_small_room(void)
+{
+	enum { CAP = 4 };
+	static u64 a[CAP + 1];
+	static u8 scf[CAP + 1];
+	struct ecdma_ec_sge *data = test_alloc(CAP * sizeof(*data));
+	u8 *mat = test_alloc(CAP * ECDMA_XLATE_MAX_CODE);
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(a); i++) {
+		a[i] = 0x1000 * (i + 1);
+		scf[i] = i + 2;
+	}
+	ecdma_xlate_bind(&wr, data, mat, CAP);
+	ok &= !ecdma_xlate_xor(&wr, a[CAP], a, CAP, 64) && wr.nr_data == CAP;
+	ok &= !ecdma_xlate_xor_val(&wr, a, CAP, 64) && wr.nr_data == CAP - 1;
+	ok &= !ecdma_xlate_pq(&wr, a, a + 1, CAP, scf, 64, 0) &&
+	      wr.nr_data == CAP && wr.matrix[2 * CAP - 1] == scf[CAP - 1];
+	ok &= !ecdma_xlate_pq_val(&wr, a, a + 1, CAP, scf, 64,
+				  ECDMA_XLATE_PQ_DISABLE_P) &&
+	      wr.nr_data == CAP && wr.matrix[CAP - 1] == scf[CAP - 1];
+	REPORT(ok, "small_room_holds_its_sources\n");
+
+	ok = ecdma_xlate_xor(&wr, a[0], a, CAP + 1, 64) == -EINVAL;
+	ok &= ecdma_xlate_xor_val(&wr, a, CAP + 1, 64) == -EINVAL;
+	ok &= ecdma_xlate_pq(&wr, a, a, CAP + 1, scf, 64, 0) == -EINVAL;
+	ok &= ecdma_xlate_pq_val(&wr, a, a, CAP + 1, scf, 64, 0) == -EINVAL;
+	ecdma_xlate_bind(&wr, NULL, NULL, 0);
+	ok &= ecdma_xlate_memcpy(&wr, a[0], a[1], 64) == -EINVAL;
+	REPORT(ok, "more_sources_than_room_rejected\n");
+
+	ecdma_xlate_bind(&wr, room_data, room_mat, ARRAY_SIZE(room_data));
+	free(data);
+	free(mat);
 }
 
 /* ---- XOR ---- */
@@ -962,14 +1006,16 @@ static void test_result_map(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(37);
+	ksft_set_plan(39);
 	test_rng_init();
 	gf_tables();
+	ecdma_xlate_bind(&wr, room_data, room_mat, ARRAY_SIZE(room_data));
 
 	test_memcpy();
 	test_interrupt();
 	test_zero_len();
 	test_bad_args();
+	test_small_room();
 	test_xor();
 	test_xor_split();
 	test_xor_val();
