@@ -28,7 +28,7 @@
 
 #define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
 #define ECDMA_DESC_INIT		32	/* descriptors allocated per channel at probe */
-#define ECDMA_DESC_MAX		1024	/* ... grown with GFP_NOWAIT up to this */
+#define ECDMA_DESC_MAX		4096	/* ... grown with GFP_NOWAIT up to this */
 /*
  * Sources a descriptor holds itself: md's operations on arrays of up to
  * 34 disks (RAID-6: disks - 2 sources).  More take an extension for
@@ -300,6 +300,8 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @fb_prov: the CPU provider, for the channels' fallback calcs, or NULL
  * @caps: its capabilities
  * @max_desc: descriptors per channel at most (= the calcs' max_inflight)
+ * @desc_max: pools grow up to this, ECDMA_DESC_INIT..@max_desc; sysfs
+ *	tunable, read locklessly
  * @calc_k: data blocks of the calcs, the most sources of one operation
  * @calc_matrix: the calcs' own calc_k x 2 matrix
  * @core_stats: chan->local (dmaengine's per-CPU stats) may be fed;
@@ -358,6 +360,7 @@ struct ecdma_front {
 	struct ecdma_ec_provider *fb_prov;
 	struct ecdma_ec_caps caps;
 	unsigned int max_desc;
+	unsigned int desc_max;
 	unsigned int calc_k;
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 	bool core_stats;

@@ -316,6 +316,7 @@ static int ecdma_front_caps(struct ecdma_front *front)
 		return -ENODEV;
 	}
 	front->max_desc = min_t(u32, ECDMA_DESC_MAX, caps->max_inflight);
+	front->desc_max = front->max_desc;
 	front->calc_k = min_t(u32, ECDMA_XLATE_MAX_SRC, caps->max_k);
 	ecdma_front_calc_matrix(front);
 	return 0;
@@ -503,7 +504,8 @@ void ecdma_front_remove(struct platform_device *pdev)
  * meanwhile fail (alloc_chan_resources returns -EBUSY) until the new
  * channels are registered.  If the new front does not come up the old
  * channel count is tried again.  Counters and the channels' own settings
- * restart from their defaults; inline_issue and offload are kept.
+ * restart from their defaults; inline_issue, desc_max and offload are
+ * kept.
  *
  * Context: process context, holding device_lock(&pdev->dev), and not from
  * a sysfs file that the front removes unless its active protection is
@@ -515,7 +517,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 {
 	struct ecdma_front *front = platform_get_drvdata(pdev);
 	enum ecdma_offload offload;
-	unsigned int i, old;
+	unsigned int i, old, desc_max;
 	bool idle, inline_issue;
 	int ret;
 
@@ -537,6 +539,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	/* the front-wide settings survive; counters and per-channel ones do not */
 	old = front->nr_chans;
 	inline_issue = READ_ONCE(front->inline_issue);
+	desc_max = READ_ONCE(front->desc_max);
 	offload = READ_ONCE(front->offload);
 	ecdma_front_remove(pdev);
 	ecdma_nr_chans_req = nr;
@@ -551,6 +554,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	front = platform_get_drvdata(pdev);
 	if (front) {
 		WRITE_ONCE(front->inline_issue, inline_issue);
+		WRITE_ONCE(front->desc_max, min(desc_max, front->max_desc));
 		ecdma_policy_set_mode(front, offload);
 	}
 	return ret;

@@ -92,14 +92,16 @@ static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
 /*
  * Take a free descriptor with room for @nsrc sources: from the free list,
  * else from completed ones the client has acked since, else a new one
- * while below the channel's limit.  NULL means every descriptor is in
- * flight or unacked (or no memory for the room): issue_pending (which
- * runs the work inline) and the clients' acks clear that.
+ * while below the channel's limit (desc_max).  NULL means every
+ * descriptor is in flight or unacked (or no memory for the room):
+ * issue_pending (which runs the work inline) and the clients' acks clear
+ * that.
  */
 static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 					 unsigned int nsrc)
 {
-	struct ecdma_desc *d, *n;
+	unsigned int limit = READ_ONCE(ch->front->desc_max);
+	struct ecdma_desc *d, *n, *trim = NULL;
 	unsigned long flags;
 	bool grow;
 
@@ -111,10 +113,21 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 	d = list_first_entry_or_null(&ch->free, struct ecdma_desc, node);
 	if (d) {
 		list_del_init(&d->node);
+		/* desc_max was lowered: shrink by one per prep */
+		trim = ch->nr_desc > limit ?
+		       list_first_entry_or_null(&ch->free, struct ecdma_desc,
+						node) : NULL;
+		if (trim) {
+			list_del(&trim->node);
+			list_del(&trim->all_node);
+			ch->nr_desc--;
+		}
 		spin_unlock_irqrestore(&ch->lock, flags);
+		if (trim)
+			ecdma_desc_free(trim);
 		goto room;
 	}
-	grow = ch->nr_desc < ch->front->max_desc;
+	grow = ch->nr_desc < limit;
 	if (grow)
 		ch->nr_desc++;
 	spin_unlock_irqrestore(&ch->lock, flags);

@@ -7,7 +7,7 @@
  *   providers                            read only
  *   algo, algo_active                    GF algo (store: idle channels)
  *   inline_issue, worker_budget,         tuning, applied live
- *   inline_budget, section_ops, max_src,
+ *   desc_max, inline_budget, section_ops, max_src,
  *   nt_threshold, pq_path, xor_path
  *   pq_path_active, xor_path_active      read only
  *   caps/{ops,max_xor,max_pq,align}      what the dmaengine device offers
@@ -593,6 +593,37 @@ static ssize_t inline_issue_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(inline_issue);
 
+static ssize_t desc_max_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(front->desc_max));
+}
+
+/*
+ * Live: pools stop growing past it and, if lowered, give one descriptor
+ * back per prep; a full pool only makes prep return NULL, which async_tx
+ * and md handle (retry after issue_pending, or compute on the CPU).
+ */
+static ssize_t desc_max_store(struct device *dev,
+			      struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val < ECDMA_DESC_INIT || val > front->max_desc)
+		return -EINVAL;
+	WRITE_ONCE(front->desc_max, val);
+	return count;
+}
+static DEVICE_ATTR_RW(desc_max);
+
 static ssize_t offload_show(struct device *dev,
 			    struct device_attribute *attr, char *buf)
 {
@@ -833,6 +864,7 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_algo.attr,
 	&dev_attr_algo_active.attr,
 	&dev_attr_inline_issue.attr,
+	&dev_attr_desc_max.attr,
 	&dev_attr_offload.attr,
 	&dev_attr_offload_state.attr,
 	&dev_attr_worker_budget.attr.attr,

@@ -100,10 +100,10 @@ while [ "$(ops_sum)" -lt 1000 ] && [ $w -lt 120 ] && kill -0 "$fpid" 2>/dev/null
 done
 ktap_diag "load flowing after ${w} s: $(ops_sum) ops"
 
-# Pools grow to 1024 descriptors a channel; a slow kernel (the debug
-# lane) may never have that many in flight.  Where fail_function exists,
-# growing a pool fails for this phase, so the pools run dry at whatever
-# size they reached, exactly as when they are full.
+# Pools grow to desc_max descriptors a channel (4096), more than this
+# load keeps in flight.  desc_max at its least (32) shrinks them under the
+# load, and where fail_function exists growing a pool fails too, so the
+# pools run dry, exactly as when they are full.
 # Quiet first: fail_function's defaults (verbose 2, times 1) would dump
 # the stack of the first failure on the console under this load.
 FF=/sys/kernel/debug/fail_function
@@ -117,12 +117,15 @@ fi
 if [ -d $FF ] && echo ecdma_desc_new >$FF/inject 2>/dev/null; then
 	ff=" (pool growth failed by fail_function)"
 fi
+dm=$(cat $D/desc_max)
+phase desc_max 32
 pf0=$(ecdma_stat prep_full)
 phase inline_issue 0
 # hold it: pools run dry here, and that used to hang md
 sleep $((phase_s * 3))
 pf1=$(ecdma_stat prep_full)
 [ -z "$ff" ] || echo >$FF/inject
+phase desc_max "$dm"
 [ "$pf1" -gt "$pf0" ] && ktap_ok "inline_issue_0_pools_ran_dry # prep_full +$((pf1 - pf0))$ff" ||
 	ktap_fail "inline_issue_0_pools_ran_dry # prep_full $pf0 -> $pf1: the load never exhausted a pool"
 phase inline_issue 1
@@ -177,10 +180,12 @@ kill -0 "$fpid" 2>/dev/null && ktap_ok "load_offload_auto # $(cat $D/offload_sta
 phase offload always
 # all at their harshest at once, inline_issue 0 included
 echo 0 >$D/inline_issue
+echo 32 >$D/desc_max
 echo 4096 >$D/worker_budget
 echo 4096 >$D/inline_budget
 phase section_ops 1
 echo "$ii" >$D/inline_issue
+echo "$dm" >$D/desc_max
 echo "$wb" >$D/worker_budget
 echo "$ib" >$D/inline_budget
 echo "$so" >$D/section_ops

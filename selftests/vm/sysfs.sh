@@ -50,7 +50,7 @@ ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 
 # read-only files exist and read
 ro_ok=1
-for f in channels providers algo algo_active max_src inline_issue \
+for f in channels providers algo algo_active max_src inline_issue desc_max \
 	worker_budget inline_budget section_ops nt_threshold pq_path \
 	pq_path_active xor_path xor_path_active stats/nt_bytes caps/ops caps/max_xor \
 	caps/max_pq caps/align stats/pq_ops stats/queue_depth \
@@ -75,6 +75,14 @@ done
 good inline_issue 0
 good inline_issue 1
 bad inline_issue maybe "$EINVAL"
+dm=$(cat $D/desc_max)
+ktap_check desc_max_default_4096 [ "$dm" = 4096 ]
+good desc_max 32
+good desc_max "$dm"
+bad desc_max 31 "$EINVAL"
+bad desc_max $((dm + 1)) "$EINVAL"
+bad desc_max -1 "$EINVAL"
+bad desc_max lots "$EINVAL"
 good offload never
 good offload auto
 bad offload sometimes "$EINVAL"
@@ -146,12 +154,15 @@ nch=$(cat $D/channels)
 off0=$(cat $D/offload)
 echo never >$D/offload
 echo 0 >$D/inline_issue
+echo 100 >$D/desc_max
 good channels 3
 # front-wide settings survive the new registration
 ktap_check channels_keep_offload [ "$(cat $D/offload)" = never ]
 ktap_check channels_keep_inline_issue [ "$(cat $D/inline_issue)" = 0 ]
+ktap_check channels_keep_desc_max [ "$(cat $D/desc_max)" = 100 ]
 echo "$off0" >$D/offload
 echo 1 >$D/inline_issue
+echo "$dm" >$D/desc_max
 ktap_check channels_3_registered test -d $D/stats/chan2 -a ! -d $D/stats/chan3
 ktap_check channels_3_dmaengine test "$(ls -d /sys/class/dma/dma*chan* | wc -l)" -ge 3
 good channels 2

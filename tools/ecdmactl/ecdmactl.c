@@ -288,7 +288,7 @@ static void free_names(char **names, int n)
 static int list_dirs(const char *dir, char ***names);
 
 static const char *const status_attrs[] = {
-	"channels", "algo", "algo_active", "max_src", "inline_issue",
+	"channels", "algo", "algo_active", "max_src", "inline_issue", "desc_max",
 	"worker_budget", "inline_budget", "section_ops", "nt_threshold",
 	"pq_path", "pq_path_active", "xor_path", "xor_path_active", "caps/ops",
 	"caps/max_xor", "caps/max_pq", "caps/align", "caps/enable_memcpy",
