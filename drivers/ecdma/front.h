@@ -324,6 +324,10 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @ab_chan_on: @ab_chan is registered (while withdrawn)
  * @ab_slot: 0 between trials, else the trial slot running (1..4)
  * @ab_wait: slots since the last trial
+ * @ab_every: slots between trials now: ECDMA_AB_EVERY, doubled by each
+ *	trial that repeats the verdict before it, up to ECDMA_AB_EVERY_MAX;
+ *	0 before the first trial of a load
+ * @ab_keep: the last trial's verdict (stay in the table)
  * @ab_level: I/O per slot of the state last chosen
  * @ab_io: PGPGIN + PGPGOUT at the last slot
  * @ab_md: md member sectors (@md_sectors) at the last slot
@@ -381,6 +385,8 @@ struct ecdma_front {
 	bool ab_chan_on;
 	unsigned int ab_slot;
 	unsigned int ab_wait;
+	unsigned int ab_every;
+	bool ab_keep;
 	u64 ab_level;
 	u64 ab_io;
 	u64 ab_md;
@@ -456,6 +462,7 @@ static inline void ecdma_desc_nop(struct ecdma_desc *d)
 int ecdma_policy_start(struct ecdma_front *front);
 void ecdma_policy_stop(struct ecdma_front *front);
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
+unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front);
 
 /* prep.c */
 struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp);

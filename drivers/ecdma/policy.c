@@ -48,14 +48,14 @@
  * exported; registering or unregistering a channel does it, so ecdma
  * clears DMA_ASYNC_TX and registers @ab_chan, a channel nobody is given
  * (no client count), and does the reverse to come back.  Trials repeat
- * every ECDMA_AB_EVERY slots, at once when the I/O rate changes by half
- * or double.  Resync, recovery and check submit nothing from above; for
- * them a trial counts the sectors md arrays send to their members
- * instead: raid456 reports each member bio on the block_bio_remap
- * tracepoint (exported, fired on both paths, md's own and the offload),
- * and a probe sums those from md devices (MD_MAJOR).  With neither kind
- * of I/O (idle) there are no trials: the device stays in the table and
- * the idle rule alone decides.
+ * every ECDMA_AB_EVERY slots (less often while the verdict repeats), at
+ * once when the I/O rate changes by half or double.  Resync, recovery
+ * and check submit nothing from above; for them a trial counts the
+ * sectors md arrays send to their members instead: raid456 reports
+ * each member bio on the block_bio_remap tracepoint (exported, fired on
+ * both paths, md's own and the offload), and a probe sums those from md
+ * devices (MD_MAJOR).  With neither kind of I/O (idle) there are no
+ * trials: the device stays in the table and the idle rule alone decides.
  *
  * "always" accepts everything and executes as inline_issue says (the
  * behaviour before this policy), in the table.  "never" declines
@@ -93,8 +93,13 @@
 #define ECDMA_AB_SLOT_MS	250
 /* Slots of a trial: in, out, out, in */
 #define ECDMA_AB_SLOTS		4
-/* Slots between trials (4 s) */
+/*
+ * Slots between trials (4 s), doubled while the verdict repeats up to
+ * ECDMA_AB_EVERY_MAX (16 s): half of each 1 s trial runs the worse
+ * state, a tenth of the time at the 4 s pace, a thirty-fourth at 16 s.
+ */
 #define ECDMA_AB_EVERY		16
+#define ECDMA_AB_EVERY_MAX	64
 /* Percent more I/O the offload must move to stay in the table */
 #define ECDMA_AB_MARGIN		3
 /*
@@ -314,9 +319,18 @@ static void ecdma_policy_decide(struct ecdma_front *front)
 
 	WRITE_ONCE(front->ab_last[0], in);
 	WRITE_ONCE(front->ab_last[1], out);
-	WRITE_ONCE(front->ab_trials, front->ab_trials + 1);
 	if (keep)
 		WRITE_ONCE(front->ab_kept, front->ab_kept + 1);
+	/* kept before trials: a reader seeing the new trial sees its verdict */
+	smp_wmb();
+	WRITE_ONCE(front->ab_trials, front->ab_trials + 1);
+	/* the same answer again: ask less often; a new one: the usual pace */
+	if (front->ab_every && keep == front->ab_keep)
+		WRITE_ONCE(front->ab_every,
+			   min(2 * front->ab_every, ECDMA_AB_EVERY_MAX));
+	else
+		WRITE_ONCE(front->ab_every, ECDMA_AB_EVERY);
+	front->ab_keep = keep;
 	/* per slot: each state had two */
 	front->ab_level = (keep ? in : out) / 2;
 	front->ab_slot = 0;
@@ -356,6 +370,7 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		 */
 		front->ab_slot = 0;
 		front->ab_level = 0;
+		WRITE_ONCE(front->ab_every, 0);
 		ecdma_policy_table(front, mode == ECDMA_OFFLOAD_NEVER && busy);
 	} else if (front->ab_slot) {
 		/* a trial keeps the signal it started with */
@@ -367,7 +382,7 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 			ecdma_policy_table(front, front->ab_slot == 2 ||
 					   front->ab_slot == 3);
 		}
-	} else if (++front->ab_wait >= ECDMA_AB_EVERY || !front->ab_level ||
+	} else if (++front->ab_wait >= front->ab_every || !front->ab_level ||
 		   by_md != front->ab_by_md ||
 		   v > 2 * front->ab_level || 2 * v < front->ab_level) {
 		/* time for a trial, or the load changed: slot 1, in */
@@ -393,6 +408,18 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 {
 	WRITE_ONCE(front->offload, mode);
+}
+
+/**
+ * ecdma_policy_trial_every_ms - time between trials now
+ * @front: the front
+ *
+ * Return: ms from one trial's end to the next one's start with the load
+ * unchanged, or 0 before a load's first trial.
+ */
+unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front)
+{
+	return READ_ONCE(front->ab_every) * ECDMA_AB_SLOT_MS;
 }
 
 /**

@@ -654,9 +654,12 @@ static ssize_t offload_state_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
+	unsigned long trials = READ_ONCE(front->ab_trials);
 
+	/* a trial's verdict (kept) is written before it counts (trials) */
+	smp_rmb();
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u\n",
 			  READ_ONCE(front->accepting) ? "accept" : "decline",
 			  READ_ONCE(front->spread),
 			  READ_ONCE(front->spare_cpu),
@@ -666,11 +669,12 @@ static ssize_t offload_state_show(struct device *dev,
 			  READ_ONCE(front->copies),
 			  READ_ONCE(front->withdrawn) ? "withdrawn" : "in",
 			  READ_ONCE(front->ab_switches),
-			  READ_ONCE(front->ab_trials),
+			  trials,
 			  READ_ONCE(front->ab_kept),
 			  READ_ONCE(front->ab_last[0]),
 			  READ_ONCE(front->ab_last[1]),
-			  READ_ONCE(front->ab_by_md) ? "md" : "io");
+			  READ_ONCE(front->ab_by_md) ? "md" : "io",
+			  ecdma_policy_trial_every_ms(front));
 }
 static DEVICE_ATTR_RO(offload_state);
 

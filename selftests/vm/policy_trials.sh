@@ -8,8 +8,9 @@
 # ("never") next to nothing reaches ecdma (md computes by itself, without
 # warnings), against "always" under the same load; trials run and switch
 # the table; the data and the parity stay right through the switches;
-# "always" puts the device back in the table.  Without I/O from above (a
-# check) trials are judged by md's member I/O.  ecdma unloads cleanly.
+# "always" puts the device back in the table; trials come less often
+# while their verdict repeats.  Without I/O from above (a check) trials
+# are judged by md's member I/O.  ecdma unloads cleanly.
 # Which state a trial keeps depends on the host: not asserted.
 . /ecdma/lib.sh
 
@@ -74,6 +75,36 @@ nst=$(cat "$D/offload_state")
 alive=0
 kill -0 "$fpid" 2>/dev/null && alive=1
 echo auto >"$D/offload"
+# Follow auto's trials while the load lasts: from each verdict (kept moved
+# or not) the pace the next trial must come at: the usual 4 s after the
+# load's first trial or a changed verdict, doubled (up to 16 s) while the
+# verdict repeats.  Only samples taken while fio runs are compared.
+pt=$(field trials) pk=$(field kept) prev= every=0 seen=0 pace_ok=1 pace= badt=
+repeats=0
+while kill -0 "$fpid" 2>/dev/null; do
+	st=$(cat "$D/offload_state")
+	kill -0 "$fpid" 2>/dev/null || break
+	t=$(echo "$st" | tr ' ' '\n' | sed -n 's/^trials=//p')
+	k=$(echo "$st" | tr ' ' '\n' | sed -n 's/^kept=//p')
+	e=$(echo "$st" | tr ' ' '\n' | sed -n 's/^trial_every_ms=//p')
+	if [ "$t" != "$pt" ]; then
+		# a trial (1 s) ended since the last sample (0.1 s ago)
+		v=$((k - pk))
+		if [ "$every" -gt 0 ] && [ "$v" = "$prev" ]; then
+			every=$((every * 2))
+			[ $every -gt 16000 ] && every=16000
+			repeats=$((repeats + 1))
+		else
+			every=4000
+		fi
+		prev=$v seen=$((seen + 1))
+	elif [ $seen -gt 0 ] && [ "$e" != "$every" ]; then
+		[ "$badt" = "$t" ] || pace="$pace after trial $t: every_ms $e, want $every;"
+		pace_ok=0 badt=$t
+	fi
+	pt=$t pk=$k
+	usleep 100000
+done
 wait "$fpid"
 frc=$?
 [ $frc -eq 0 ] && ktap_ok trials_fio_randwrite ||
@@ -85,6 +116,10 @@ case "$nst" in *table=withdrawn*) out=1 ;; *) out=0 ;; esac
 	[ $(((n1 - n0) * 20)) -lt $((a1 - a0)) ] &&
 	ktap_ok "never_withdrawn_gets_next_to_nothing # $msg" ||
 	ktap_fail "never_withdrawn_gets_next_to_nothing # $msg"
+msg="$seen trials, $repeats repeating the verdict, last pace ${every} ms"
+[ $pace_ok = 1 ] && [ $seen -gt 0 ] &&
+	ktap_ok "trials_back_off_while_verdict_repeats # $msg" ||
+	ktap_fail "trials_back_off_while_verdict_repeats # $msg:$pace"
 s1=$(field table_switches)
 t1=$(field trials)
 [ "$t1" -gt "$t0" ] && ktap_ok "trials_ran # $t0 -> $t1, $(cat "$D/offload_state")" ||
