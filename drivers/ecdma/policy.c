@@ -36,8 +36,8 @@
  * submit_bio() counts in the PGPGIN/PGPGOUT vm events (every bio entering
  * the block layer from above: fio, filesystems, nvmet; md's own member
  * I/O goes through submit_bio_noacct() and is not counted).  A trial is
- * four slots of ECDMA_AB_SLOT_MS, the device in async_tx's channel table,
- * out of it, out, in (drift hits both alike); it stays in only if it
+ * four slots of ECDMA_AB_SLOT_MS, the device out of async_tx's channel
+ * table, in it, in, out (drift hits both alike); it stays in only if it
  * moved ECDMA_AB_MARGIN percent more I/O, so a tie leaves md to itself.
  * Out of the table async_tx finds no channel at all and md runs exactly
  * its own path, XOR and recovery included, without warnings: without
@@ -55,7 +55,8 @@
  * each member bio on the block_bio_remap tracepoint (exported, fired on
  * both paths, md's own and the offload), and a probe sums those from md
  * devices (MD_MAJOR).  With neither kind of I/O (idle) there are no
- * trials: the device stays in the table and the idle rule alone decides.
+ * trials and the device rests out of the table: a load starts as md
+ * alone, and ecdma has to win a trial to take part.
  *
  * "always" accepts everything and executes as inline_issue says (the
  * behaviour before this policy), in the table.  "never" declines
@@ -91,7 +92,7 @@
 
 /* One slot of a trial, and of the wait between trials (ms) */
 #define ECDMA_AB_SLOT_MS	250
-/* Slots of a trial: in, out, out, in */
+/* Slots of a trial: out, in, in, out (ecdma_policy_slot_out()) */
 #define ECDMA_AB_SLOTS		4
 /*
  * Slots between trials (4 s), doubled while the verdict repeats up to
@@ -310,6 +311,17 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 	WRITE_ONCE(front->ab_switches, front->ab_switches + 1);
 }
 
+/*
+ * Slot @slot (1..ECDMA_AB_SLOTS) of a trial runs out of the table: the
+ * first and the last, so that drift hits both states alike, and a load
+ * shorter than a slot or two (a check of a small array) runs as md
+ * alone, the state a load starts in.
+ */
+static bool ecdma_policy_slot_out(unsigned int slot)
+{
+	return slot == 1 || slot == ECDMA_AB_SLOTS;
+}
+
 /* The trial is over: stay in the table only if that moved more I/O. */
 static void ecdma_policy_decide(struct ecdma_front *front)
 {
@@ -364,14 +376,16 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	if (mode != ECDMA_OFFLOAD_AUTO || !busy ||
 	    (!front->ab_slot && v < ECDMA_AB_MIN_IO)) {
 		/*
-		 * No trial: "never" (while async_tx holds the channels) is
-		 * out of the table, md computing everything itself, XOR
-		 * included; otherwise in it, and the idle rule decides.
+		 * No trial.  "always" is in the table.  "never", and "auto"
+		 * without a load to judge, are out of it while async_tx holds
+		 * the channels: md computes everything itself, XOR included,
+		 * and a load starts as md alone until a trial shows ecdma
+		 * moves more.
 		 */
 		front->ab_slot = 0;
 		front->ab_level = 0;
 		WRITE_ONCE(front->ab_every, 0);
-		ecdma_policy_table(front, mode == ECDMA_OFFLOAD_NEVER && busy);
+		ecdma_policy_table(front, mode != ECDMA_OFFLOAD_ALWAYS && busy);
 	} else if (front->ab_slot) {
 		/* a trial keeps the signal it started with */
 		front->ab_sum[front->withdrawn] += front->ab_by_md ? dmd : d;
@@ -379,18 +393,18 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 			ecdma_policy_decide(front);
 		} else {
 			front->ab_slot++;
-			ecdma_policy_table(front, front->ab_slot == 2 ||
-					   front->ab_slot == 3);
+			ecdma_policy_table(front,
+					   ecdma_policy_slot_out(front->ab_slot));
 		}
 	} else if (++front->ab_wait >= front->ab_every || !front->ab_level ||
 		   by_md != front->ab_by_md ||
 		   v > 2 * front->ab_level || 2 * v < front->ab_level) {
-		/* time for a trial, or the load changed: slot 1, in */
+		/* time for a trial, or the load changed: slot 1 */
 		front->ab_slot = 1;
 		front->ab_sum[0] = 0;
 		front->ab_sum[1] = 0;
 		WRITE_ONCE(front->ab_by_md, by_md);
-		ecdma_policy_table(front, false);
+		ecdma_policy_table(front, ecdma_policy_slot_out(1));
 	}
 	if (!READ_ONCE(front->policy_stop))
 		schedule_delayed_work(&front->ab_work,
