@@ -10,7 +10,8 @@
 # the table; the data and the parity stay right through the switches;
 # "always" puts the device back in the table; trials come less often
 # while their verdict repeats.  Without I/O from above (a check) trials
-# are judged by md's member I/O.  ecdma unloads cleanly.
+# are judged by md's member I/O; without any, auto rests out of the
+# table.  ecdma unloads cleanly.
 # Which state a trial keeps depends on the host: not asserted.
 . /ecdma/lib.sh
 
@@ -170,6 +171,14 @@ msg="$n checks, $bad with mismatches, xor_val ops $v0 -> $v1, $(cat "$D/offload_
 	[ $bad = 0 ] && [ "$v1" -gt "$v0" ] &&
 	ktap_ok "auto_check_trials_by_md_io # $msg" ||
 	ktap_fail "auto_check_trials_by_md_io # $msg"
+
+# "auto" with nothing to judge rests out of the table (async_tx still
+# holds the channels: raid456 is loaded), so the next load starts as md
+# alone: within a trial (1 s) and a slot of the last check
+sleep 2
+st=$(cat "$D/offload_state")
+[ "$(field table)" = withdrawn ] && ktap_ok "auto_idle_rests_out_of_table # $st" ||
+	ktap_fail "auto_idle_rests_out_of_table # $st"
 
 mdadm --stop /dev/md0 >/dev/null 2>&1
 brd_teardown
