@@ -322,13 +322,16 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  *	channel table (DMA_ASYNC_TX cleared): md computes everything itself;
  *	written by the trial work under @cfg_lock
  * @ab_chan_on: @ab_chan is registered (while withdrawn)
- * @ab_slot: 0 between trials, else the trial slot running (1..4)
+ * @ab_slot: 0 between trials, else the trial slot running (1..4); read
+ *	by offload_state
  * @ab_wait: slots since the last trial
  * @ab_every: slots between trials now: ECDMA_AB_EVERY, doubled by each
  *	trial that repeats the verdict before it, up to ECDMA_AB_EVERY_MAX;
  *	0 before the first trial of a load
  * @ab_keep: the last trial's verdict (stay in the table)
  * @ab_level: I/O per slot of the state last chosen
+ * @ab_moved: slots in a row the load differed from @ab_level or its kind
+ *	from @ab_by_md (ecdma_policy_moved())
  * @ab_io: PGPGIN + PGPGOUT at the last slot
  * @ab_md: md member sectors (@md_sectors) at the last slot
  * @ab_by_md: the running or last trial is judged by md's member I/O
@@ -343,7 +346,14 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  *	block_bio_remap tracepoint), or NULL while not counted
  * @ab_chan: a channel that is never used: its registration and
  *	unregistration make dmaengine rebuild the channel table
- * @ab_work: one trial slot (ECDMA_AB_SLOT_MS), process context
+ * @ab_work: one trial slot (ECDMA_AB_SLOT_MS), process context; not
+ *	deferrable, so a trial the load ends during still ends on time
+ * @ab_parked: @ab_work found nothing to do and did not re-arm itself:
+ *	the policy timer queues it again after @ab_due (set by @ab_work,
+ *	cleared by the timer)
+ * @ab_due: jiffies after which a parked @ab_work is queued again
+ * @ab_resting: owned by @ab_work: it last parked, so its next run starts
+ *	a slot instead of ending one
  * @sample_wall: time of the last sample (us)
  * @sample_idle: idle+iowait us of each CPU at the last sample
  * @policy_timer: samples every ECDMA_POLICY_MS (deferrable)
@@ -388,6 +398,7 @@ struct ecdma_front {
 	unsigned int ab_every;
 	bool ab_keep;
 	u64 ab_level;
+	unsigned int ab_moved;
 	u64 ab_io;
 	u64 ab_md;
 	bool ab_by_md;
@@ -400,6 +411,9 @@ struct ecdma_front {
 	u64 __percpu *md_sectors;
 	struct dma_chan ab_chan;
 	struct delayed_work ab_work;
+	bool ab_parked;
+	unsigned long ab_due;
+	bool ab_resting;
 	u64 sample_wall;
 	u64 *sample_idle;
 	struct timer_list policy_timer;

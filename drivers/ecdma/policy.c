@@ -208,6 +208,15 @@ static void ecdma_policy_tick(struct timer_list *t)
 	}
 	if (READ_ONCE(front->spread))
 		front->spread_windows++;
+	/* a load (or a mode or caps change) woke the CPUs: the trial work */
+	if (READ_ONCE(front->ab_parked)) {
+		/* @ab_parked before @ab_due: the work wrote them in turn */
+		smp_rmb();
+		if (time_after_eq(jiffies, READ_ONCE(front->ab_due))) {
+			WRITE_ONCE(front->ab_parked, false);
+			schedule_delayed_work(&front->ab_work, 0);
+		}
+	}
 	if (!READ_ONCE(front->policy_stop))
 		mod_timer(t, jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 }
@@ -322,12 +331,16 @@ static bool ecdma_policy_slot_out(unsigned int slot)
 	return slot == 1 || slot == ECDMA_AB_SLOTS;
 }
 
-/* The trial is over: stay in the table only if that moved more I/O. */
+/*
+ * The trial is over: stay in the table only if that moved more I/O.  A
+ * load that stopped during the trial left too little to judge: out, the
+ * state a device without a load rests in.
+ */
 static void ecdma_policy_decide(struct ecdma_front *front)
 {
 	u64 in = front->ab_sum[0], out = front->ab_sum[1];
-	bool keep = in * 100 > out * (100 + ECDMA_AB_MARGIN) ||
-		    in + out < ECDMA_AB_SLOTS * ECDMA_AB_MIN_IO;
+	bool keep = in * 100 > out * (100 + ECDMA_AB_MARGIN) &&
+		    in + out >= ECDMA_AB_SLOTS * ECDMA_AB_MIN_IO;
 
 	WRITE_ONCE(front->ab_last[0], in);
 	WRITE_ONCE(front->ab_last[1], out);
@@ -345,9 +358,27 @@ static void ecdma_policy_decide(struct ecdma_front *front)
 	front->ab_keep = keep;
 	/* per slot: each state had two */
 	front->ab_level = (keep ? in : out) / 2;
-	front->ab_slot = 0;
+	WRITE_ONCE(front->ab_slot, 0);
 	front->ab_wait = 0;
 	ecdma_policy_table(front, !keep);
+}
+
+/*
+ * Slots in a row, this one included, whose rate @v was under half or over
+ * twice the level of the state chosen, or whose kind of I/O (@by_md)
+ * differs from the last trial's.  One such slot is noise or a load's end
+ * (its last slot is partial, the next one has nothing to judge): a trial
+ * then would judge nothing.
+ */
+static unsigned int ecdma_policy_moved(struct ecdma_front *front, u64 v,
+				       bool by_md)
+{
+	if (by_md != front->ab_by_md || v > 2 * front->ab_level ||
+	    2 * v < front->ab_level)
+		front->ab_moved++;
+	else
+		front->ab_moved = 0;
+	return front->ab_moved;
 }
 
 /*
@@ -362,10 +393,15 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	enum ecdma_offload mode = READ_ONCE(front->offload);
 	u64 io = ecdma_policy_io(front), md = ecdma_policy_md_io(front);
 	u64 d = io - front->ab_io, dmd = md - front->ab_md, v;
-	bool busy, by_md;
+	bool busy, by_md, park = false;
 
 	front->ab_io = io;
 	front->ab_md = md;
+	if (front->ab_resting) {
+		/* parked for a while: the I/O so far is not one slot's */
+		front->ab_resting = false;
+		goto rearm;
+	}
 	mutex_lock(&front->cfg_lock);
 	busy = ecdma_front_busy(front);
 	mutex_unlock(&front->cfg_lock);
@@ -382,30 +418,47 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		 * and a load starts as md alone until a trial shows ecdma
 		 * moves more.
 		 */
-		front->ab_slot = 0;
+		WRITE_ONCE(front->ab_slot, 0);
 		front->ab_level = 0;
+		front->ab_moved = 0;
 		WRITE_ONCE(front->ab_every, 0);
 		ecdma_policy_table(front, mode != ECDMA_OFFLOAD_ALWAYS && busy);
+		park = true;
 	} else if (front->ab_slot) {
 		/* a trial keeps the signal it started with */
 		front->ab_sum[front->withdrawn] += front->ab_by_md ? dmd : d;
 		if (front->ab_slot == ECDMA_AB_SLOTS) {
 			ecdma_policy_decide(front);
 		} else {
-			front->ab_slot++;
+			WRITE_ONCE(front->ab_slot, front->ab_slot + 1);
 			ecdma_policy_table(front,
 					   ecdma_policy_slot_out(front->ab_slot));
 		}
 	} else if (++front->ab_wait >= front->ab_every || !front->ab_level ||
-		   by_md != front->ab_by_md ||
-		   v > 2 * front->ab_level || 2 * v < front->ab_level) {
+		   ecdma_policy_moved(front, v, by_md) >= 2) {
 		/* time for a trial, or the load changed: slot 1 */
-		front->ab_slot = 1;
+		front->ab_moved = 0;
+		WRITE_ONCE(front->ab_slot, 1);
 		front->ab_sum[0] = 0;
 		front->ab_sum[1] = 0;
 		WRITE_ONCE(front->ab_by_md, by_md);
 		ecdma_policy_table(front, ecdma_policy_slot_out(1));
 	}
+	if (park) {
+		/*
+		 * Settled, nothing to judge: do not wake an idle machine
+		 * every slot.  The policy timer, deferrable, queues this
+		 * work again once a CPU is awake and a slot has passed.
+		 */
+		front->ab_resting = true;
+		WRITE_ONCE(front->ab_due,
+			   jiffies + msecs_to_jiffies(ECDMA_AB_SLOT_MS));
+		/* @ab_due before @ab_parked: the timer reads them in turn */
+		smp_wmb();
+		WRITE_ONCE(front->ab_parked, true);
+		return;
+	}
+rearm:
 	if (!READ_ONCE(front->policy_stop))
 		schedule_delayed_work(&front->ab_work,
 				      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
@@ -468,7 +521,9 @@ int ecdma_policy_start(struct ecdma_front *front)
 		  jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 	front->ab_io = ecdma_policy_io(front);
 	front->ab_md = ecdma_policy_md_io(front);
-	INIT_DEFERRABLE_WORK(&front->ab_work, ecdma_policy_ab_work);
+	front->ab_parked = false;
+	front->ab_resting = false;
+	INIT_DELAYED_WORK(&front->ab_work, ecdma_policy_ab_work);
 	schedule_delayed_work(&front->ab_work,
 			      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
 	return 0;

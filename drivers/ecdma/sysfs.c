@@ -659,7 +659,7 @@ static ssize_t offload_state_show(struct device *dev,
 	/* a trial's verdict (kept) is written before it counts (trials) */
 	smp_rmb();
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u trial_slot=%u\n",
 			  READ_ONCE(front->accepting) ? "accept" : "decline",
 			  READ_ONCE(front->spread),
 			  READ_ONCE(front->spare_cpu),
@@ -674,7 +674,8 @@ static ssize_t offload_state_show(struct device *dev,
 			  READ_ONCE(front->ab_last[0]),
 			  READ_ONCE(front->ab_last[1]),
 			  READ_ONCE(front->ab_by_md) ? "md" : "io",
-			  ecdma_policy_trial_every_ms(front));
+			  ecdma_policy_trial_every_ms(front),
+			  READ_ONCE(front->ab_slot));
 }
 static DEVICE_ATTR_RO(offload_state);
 
