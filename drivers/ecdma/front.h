@@ -349,8 +349,8 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @ab_work: one trial slot (ECDMA_AB_SLOT_MS), process context; not
  *	deferrable, so a trial the load ends during still ends on time
  * @ab_parked: @ab_work found nothing to do and did not re-arm itself:
- *	the policy timer queues it again after @ab_due (set by @ab_work,
- *	cleared by the timer)
+ *	the policy timer queues it again after @ab_due, or a mode change at
+ *	once (set by @ab_work, cleared with xchg() by whoever queues it)
  * @ab_due: jiffies after which a parked @ab_work is queued again
  * @ab_resting: owned by @ab_work: it last parked, so its next run starts
  *	a slot instead of ending one
@@ -411,7 +411,7 @@ struct ecdma_front {
 	u64 __percpu *md_sectors;
 	struct dma_chan ab_chan;
 	struct delayed_work ab_work;
-	bool ab_parked;
+	int ab_parked;
 	unsigned long ab_due;
 	bool ab_resting;
 	u64 sample_wall;

@@ -157,6 +157,14 @@ static void ecdma_policy_set(struct ecdma_front *front, bool accept,
 	front->policy_switches++;
 }
 
+/* Queue the trial work now if it is parked (the timer or a mode change) */
+static void ecdma_policy_unpark(struct ecdma_front *front)
+{
+	/* one of the timer and a mode store queues it */
+	if (xchg(&front->ab_parked, 0))
+		schedule_delayed_work(&front->ab_work, 0);
+}
+
 /*
  * Every window: which CPU had the most idle time, and how much.  Runs in
  * the timer's softirq; only it writes the samples, @spare_cpu and
@@ -212,10 +220,8 @@ static void ecdma_policy_tick(struct timer_list *t)
 	if (READ_ONCE(front->ab_parked)) {
 		/* @ab_parked before @ab_due: the work wrote them in turn */
 		smp_rmb();
-		if (time_after_eq(jiffies, READ_ONCE(front->ab_due))) {
-			WRITE_ONCE(front->ab_parked, false);
-			schedule_delayed_work(&front->ab_work, 0);
-		}
+		if (time_after_eq(jiffies, READ_ONCE(front->ab_due)))
+			ecdma_policy_unpark(front);
 	}
 	if (!READ_ONCE(front->policy_stop))
 		mod_timer(t, jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
@@ -393,14 +399,15 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	enum ecdma_offload mode = READ_ONCE(front->offload);
 	u64 io = ecdma_policy_io(front), md = ecdma_policy_md_io(front);
 	u64 d = io - front->ab_io, dmd = md - front->ab_md, v;
-	bool busy, by_md, park = false;
+	bool busy, by_md, park = false, resumed = front->ab_resting;
 
 	front->ab_io = io;
 	front->ab_md = md;
-	if (front->ab_resting) {
+	if (resumed) {
 		/* parked for a while: the I/O so far is not one slot's */
 		front->ab_resting = false;
-		goto rearm;
+		d = 0;
+		dmd = 0;
 	}
 	mutex_lock(&front->cfg_lock);
 	busy = ecdma_front_busy(front);
@@ -423,7 +430,8 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		front->ab_moved = 0;
 		WRITE_ONCE(front->ab_every, 0);
 		ecdma_policy_table(front, mode != ECDMA_OFFLOAD_ALWAYS && busy);
-		park = true;
+		/* after a park, "auto" with a load measures a slot first */
+		park = !resumed || mode != ECDMA_OFFLOAD_AUTO || !busy;
 	} else if (front->ab_slot) {
 		/* a trial keeps the signal it started with */
 		front->ab_sum[front->withdrawn] += front->ab_by_md ? dmd : d;
@@ -455,10 +463,9 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 			   jiffies + msecs_to_jiffies(ECDMA_AB_SLOT_MS));
 		/* @ab_due before @ab_parked: the timer reads them in turn */
 		smp_wmb();
-		WRITE_ONCE(front->ab_parked, true);
+		WRITE_ONCE(front->ab_parked, 1);
 		return;
 	}
-rearm:
 	if (!READ_ONCE(front->policy_stop))
 		schedule_delayed_work(&front->ab_work,
 				      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
@@ -469,12 +476,16 @@ rearm:
  * @front: the front
  * @mode: one of enum ecdma_offload
  *
- * Takes effect at the next window (ECDMA_POLICY_MS at most).
- * Context: any.
+ * Takes effect at the next window (ECDMA_POLICY_MS at most), and in the
+ * channel table within a trial slot.
+ * Context: process or softirq context; the policy is running (between
+ * ecdma_policy_start() and ecdma_policy_stop()).
  */
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 {
 	WRITE_ONCE(front->offload, mode);
+	/* the deferrable timer may not run on idle CPUs for a long time */
+	ecdma_policy_unpark(front);
 }
 
 /**
@@ -521,7 +532,7 @@ int ecdma_policy_start(struct ecdma_front *front)
 		  jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 	front->ab_io = ecdma_policy_io(front);
 	front->ab_md = ecdma_policy_md_io(front);
-	front->ab_parked = false;
+	front->ab_parked = 0;
 	front->ab_resting = false;
 	INIT_DELAYED_WORK(&front->ab_work, ecdma_policy_ab_work);
 	schedule_delayed_work(&front->ab_work,
