@@ -201,6 +201,7 @@ static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 static void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
 {
 	lockdep_assert_held(&ch->lock);
+	d->retired = jiffies;
 	list_add_tail(&d->node,
 		      async_tx_test_ack(&d->txd) ? &ch->free : &ch->completed);
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending - 1);
@@ -429,18 +430,44 @@ static void ecdma_synchronize(struct dma_chan *chan)
 	ecdma_chan_drain(to_ecdma_chan(chan));
 }
 
+/*
+ * Copies.  async_tx's copies (async_memcpy) are declined in every mode:
+ * the copy alignment is ECDMA_ALIGN_DECLINE, which no copy meets, unless
+ * a client of its own holds a channel (dmatest: DMA_PRIVATE, and
+ * async_tx cannot use the device meanwhile).  md consumes some copies
+ * without waiting for them.  With a write-back journal a write is
+ * cached by draining its bio into the stripe's page (ops_run_biodrain:
+ * async_memcpy, no callback, nothing after it in the chain), and
+ * handle_stripe() goes straight on to r5c_cache_data(), which checksums
+ * that page, writes it to the journal and completes the bio; the
+ * chain's last descriptor is never acked.  An engine that copies
+ * asynchronously journals what the page held before, silently, and loses
+ * a descriptor per write until its pool runs dry.  (A page copy also
+ * costs the CPU that asks less than handing it over.)
+ */
+static void ecdma_front_copies(struct ecdma_front *front)
+{
+	lockdep_assert_held(&front->cfg_lock);
+	WRITE_ONCE(front->dma.copy_align, front->nr_private ? front->align :
+					  ECDMA_ALIGN_DECLINE);
+}
+
 static int ecdma_alloc_chan_resources(struct dma_chan *chan)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-
+	struct ecdma_front *front = ch->front;
 	int ret;
 
 	/* descriptors and the calc exist from probe on */
-	mutex_lock(&ch->front->cfg_lock);
-	ret = ch->front->closing ? -EBUSY : ch->nr_desc;
-	if (ret > 0)
+	mutex_lock(&front->cfg_lock);
+	ret = front->closing ? -EBUSY : ch->nr_desc;
+	if (ret > 0) {
 		ch->active = true;
-	mutex_unlock(&ch->front->cfg_lock);
+		ch->private = dma_has_cap(DMA_PRIVATE, front->dma.cap_mask);
+		front->nr_private += ch->private;
+		ecdma_front_copies(front);
+	}
+	mutex_unlock(&front->cfg_lock);
 	return ret;
 }
 
@@ -452,6 +479,7 @@ static int ecdma_alloc_chan_resources(struct dma_chan *chan)
 static void ecdma_free_chan_resources(struct dma_chan *chan)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	struct ecdma_front *front = ch->front;
 	struct ecdma_desc *d, *n;
 	unsigned long flags;
 	LIST_HEAD(trim);
@@ -472,9 +500,12 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	list_for_each_entry_safe(d, n, &trim, node)
 		ecdma_desc_free(d);
 
-	mutex_lock(&ch->front->cfg_lock);
+	mutex_lock(&front->cfg_lock);
 	ch->active = false;
-	mutex_unlock(&ch->front->cfg_lock);
+	front->nr_private -= ch->private;
+	ch->private = false;
+	ecdma_front_copies(front);
+	mutex_unlock(&front->cfg_lock);
 }
 
 /**
@@ -499,6 +530,7 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 		sum->faults += s->faults;
 		sum->fallbacks += s->fallbacks;
 		sum->prep_full += s->prep_full;
+		sum->unacked_reused += s->unacked_reused;
 		for (op = 0; op < ECDMA_LAT_BUCKETS; op++)
 			sum->lat[op] += s->lat[op];
 	}

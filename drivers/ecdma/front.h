@@ -37,6 +37,13 @@
  * sources took 5 KiB, an 8 KiB kmalloc.
  */
 #define ECDMA_DESC_SRC		32
+/* Alignment (log2) no operation of md meets, 1 GiB: declines it */
+#define ECDMA_ALIGN_DECLINE	30
+/*
+ * A completed descriptor its client left unacked this long is reused
+ * when the pool cannot grow, as a ring engine (ioat) reuses its entries.
+ */
+#define ECDMA_UNACKED_REUSE_MS	1000
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
 
@@ -144,6 +151,8 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  *	terminate_all)
  * @inline_progress: tx_status/issue_pending calls that ran work inline
  * @prep_full: prep calls that found no free descriptor (returned NULL)
+ * @unacked_reused: completed descriptors reused although their client
+ *	never acked them (ECDMA_UNACKED_REUSE_MS)
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
  * @lat: completed operations by tx_submit -> completion latency: bucket 0
@@ -157,6 +166,7 @@ struct ecdma_chan_stats {
 	u64 errors[ECDMA_OP_NR];
 	u64 inline_progress;
 	u64 prep_full;
+	u64 unacked_reused;
 	u64 faults;
 	u64 fallbacks;
 	u64 lat[ECDMA_LAT_BUCKETS];
@@ -195,6 +205,8 @@ struct ecdma_ram_range {
  *	retrying prep with preemption off (async_tx) makes progress
  * @pinned: the user set the worker's CPU (chan<N>/cpu); the offload
  *	policy does not move it
+ * @private: held by a client of its own (DMA_PRIVATE at
+ *	alloc_chan_resources); guarded by front->cfg_lock
  * @cb_tasklet: delivers @callbacks, in order, outside the clients' calls
  * @active: a client holds the channel (between alloc_chan_resources and
  *	free_chan_resources); guarded by front->cfg_lock
@@ -229,6 +241,7 @@ struct ecdma_chan {
 	bool pinned;
 	struct tasklet_struct cb_tasklet;
 	bool active;
+	bool private;
 };
 
 /**
@@ -252,6 +265,7 @@ struct ecdma_desc_big {
  * @err: the operation could not be run (bad address, rejected by the
  *	provider); it runs as a NOP
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
+ * @retired: jiffies when it went on @ch->completed, unacked
  * @aborted: terminate_all: completes without callback
  * @mem: memory layout of @wr
  * @wr: the work request posted to @ch->calc
@@ -271,6 +285,7 @@ struct ecdma_desc {
 	int err;
 	bool aborted;
 	u64 t_submit;
+	unsigned long retired;
 	struct ecdma_ec_mem mem;
 	struct ecdma_ec_wr wr;
 	struct ecdma_xlate_wr x;
@@ -311,7 +326,9 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @offload: the offload policy (policy.c), sysfs tunable
  * @align: the copy/xor/pq alignment the provider needs (log2)
  * @accepting: the pq alignment is @align, not the decline value
- * @copies: the copy alignment is @align, not the decline value
+ * @nr_private: channels held by clients of their own (DMA_PRIVATE): the
+ *	copy alignment is @align while there are any, else the decline
+ *	value (dma.c); guarded by @cfg_lock
  * @spread: post at submit and run on @spare_cpu's worker
  * @policy_stop: the policy timer must not rearm
  * @spare_cpu: the CPU that was most idle in the last window, or -1
@@ -383,7 +400,7 @@ struct ecdma_front {
 	enum ecdma_offload offload;
 	enum dmaengine_alignment align;
 	bool accepting;
-	bool copies;
+	unsigned int nr_private;
 	bool spread;
 	bool policy_stop;
 	int spare_cpu;

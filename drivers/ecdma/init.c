@@ -338,7 +338,9 @@ static void ecdma_front_init_dma(struct ecdma_front *front)
 	dma_cap_set(DMA_INTERRUPT, dma->cap_mask);
 	dma->max_xor = max_src;
 	dma_set_maxpq(dma, max_src, 1);
-	dma->copy_align = align;
+	front->align = align;
+	/* async_tx's copies are declined: dma.c */
+	dma->copy_align = ECDMA_ALIGN_DECLINE;
 	dma->xor_align = align;
 	dma->pq_align = align;
 

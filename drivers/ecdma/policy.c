@@ -13,21 +13,15 @@
  *    its calc at tx_submit and has the provider's worker run it on the
  *    CPU that was most idle (callbacks come from there), so md goes on
  *    with the next stripe at once;
- *  - copies it always declines: the descriptor, the DMA mapping and the
- *    hand-off of a 4 KiB copy cost the CPU that asks more than the copy
- *    itself (memcpy of a page is a few hundred ns natively), and an md
- *    stripe's copy gains nothing from running elsewhere.  Measured in
- *    the VM (make perf, RAID-6 over 8 disks, md's default threads): with
- *    copies taken, full-stripe writes ran at 0.75-0.98x md's own path,
- *    degraded reads at 0.54-0.85x; declined, 0.90-1.06x and 0.71-1.00x.
  *  - while every CPU was busy: declines.  async_tx asks a device whether
  *    an operation is aligned for it (is_dma_*_aligned(), read on every
  *    call) and runs anything that is not synchronously on the caller's
- *    CPU, exactly as without a DMA channel.  Declining raises the
- *    copy and pq alignment to ECDMA_ALIGN_DECLINE, which no md operation
- *    meets.  XOR cannot be declined (async_xor() WARNs then), nor what
- *    async_tx offloads without asking (the GF products of RAID-6
- *    recovery, interrupts): those still come, and run inline.
+ *    CPU, exactly as without a DMA channel.  Declining raises the pq
+ *    alignment to ECDMA_ALIGN_DECLINE, which no md operation meets.
+ *    XOR cannot be declined (async_xor() WARNs then), nor what async_tx
+ *    offloads without asking (the GF products of RAID-6 recovery,
+ *    interrupts): those still come, and run inline.  async_tx's copies
+ *    are declined in every mode (dma.c).
  *
  * The idle rule cannot see a loss with idle CPUs: md waiting for each
  * stripe's XOR or for a decomposed RAID-6 recovery leaves a CPU idle, and
@@ -58,8 +52,8 @@
  * trials and the device rests out of the table: a load starts as md
  * alone, and ecdma has to win a trial to take part.
  *
- * "always" accepts everything and executes as inline_issue says (the
- * behaviour before this policy), in the table.  "never" declines
+ * "always" accepts everything but copies and executes as inline_issue
+ * says, in the table.  "never" declines
  * everything it can and, while async_tx holds the channels, leaves the
  * table (within a slot), so md computes everything itself, XOR and
  * recovery included: what md does without ecdma, the module loaded.
@@ -83,8 +77,6 @@
 
 /* Window of the idle sampling */
 #define ECDMA_POLICY_MS		10
-/* Alignment (log2) no operation of md meets: 1 GiB */
-#define ECDMA_ALIGN_DECLINE	30
 /* Offload while some CPU was idle this share (percent) of the window... */
 #define ECDMA_SPARE_ON		20
 /* ... and keep offloading until it falls under this (hysteresis) */
@@ -134,25 +126,18 @@ static u64 ecdma_cpu_idle_us(int cpu)
 }
 
 /*
- * Accept (or decline) md's P+Q operations, and its copies, from now on:
- * see the top.  async_tx reads the alignments locklessly on every call.
- * Not XOR: async_xor() and async_xor_val() WARN when a channel exists and
- * they must compute synchronously, so XOR (RAID5 parity, and the XORs
- * inside RAID-6 check and recovery) is always taken.
+ * Accept (or decline) md's P+Q operations from now on: see the top.
+ * async_tx reads the alignment locklessly on every call.  Not XOR:
+ * async_xor() and async_xor_val() WARN when a channel exists and they
+ * must compute synchronously, so XOR (RAID5 parity, and the XORs inside
+ * RAID-6 check and recovery) is always taken.
  */
-static void ecdma_policy_set(struct ecdma_front *front, bool accept,
-			     bool copies)
+static void ecdma_policy_set(struct ecdma_front *front, bool accept)
 {
-	struct dma_device *dma = &front->dma;
-
-	if (READ_ONCE(front->copies) != copies) {
-		WRITE_ONCE(dma->copy_align, copies ? front->align :
-				ECDMA_ALIGN_DECLINE);
-		WRITE_ONCE(front->copies, copies);
-	}
 	if (READ_ONCE(front->accepting) == accept)
 		return;
-	WRITE_ONCE(dma->pq_align, accept ? front->align : ECDMA_ALIGN_DECLINE);
+	WRITE_ONCE(front->dma.pq_align,
+		   accept ? front->align : ECDMA_ALIGN_DECLINE);
 	WRITE_ONCE(front->accepting, accept);
 	front->policy_switches++;
 }
@@ -203,15 +188,15 @@ static void ecdma_policy_tick(struct timer_list *t)
 		WRITE_ONCE(front->spread, best >= 0 &&
 			   pct >= (READ_ONCE(front->spread) ? ECDMA_SPARE_OFF :
 							      ECDMA_SPARE_ON));
-		ecdma_policy_set(front, READ_ONCE(front->spread), false);
+		ecdma_policy_set(front, READ_ONCE(front->spread));
 		break;
 	case ECDMA_OFFLOAD_ALWAYS:
 		WRITE_ONCE(front->spread, false);
-		ecdma_policy_set(front, true, true);
+		ecdma_policy_set(front, true);
 		break;
 	default:
 		WRITE_ONCE(front->spread, false);
-		ecdma_policy_set(front, false, false);
+		ecdma_policy_set(front, false);
 		break;
 	}
 	if (READ_ONCE(front->spread))
@@ -522,9 +507,7 @@ int ecdma_policy_start(struct ecdma_front *front)
 		free_percpu(front->md_sectors);
 		front->md_sectors = NULL;
 	}
-	front->align = front->dma.copy_align;
 	front->accepting = true;
-	front->copies = true;
 	front->spare_cpu = -1;
 	/* deferrable: an idle machine is not woken for it */
 	timer_setup(&front->policy_timer, ecdma_policy_tick, TIMER_DEFERRABLE);
@@ -570,7 +553,7 @@ void ecdma_policy_stop(struct ecdma_front *front)
 	}
 	ecdma_policy_table(front, false);
 	WRITE_ONCE(front->spread, false);
-	ecdma_policy_set(front, true, true);
+	ecdma_policy_set(front, true);
 	kfree(front->ab_events);
 	front->ab_events = NULL;
 	kfree(front->sample_idle);

@@ -90,26 +90,57 @@ static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
 }
 
 /*
+ * Refill the free list from the completed descriptors: those the client
+ * has acked since, and, when the pool cannot grow any more, those left
+ * unacked for ECDMA_UNACKED_REUSE_MS.  A client that never acks (md with
+ * a write-back journal did, see dma.c) would otherwise take the pool
+ * away one descriptor at a time, and async_tx would spin on prep for
+ * ever with preemption off.  Reusing them is what a ring engine does
+ * anyway; holding a completed descriptor that long is not something
+ * async_tx does.  Called with ch->lock held.
+ */
+static void ecdma_desc_reap(struct ecdma_chan *ch, bool full)
+{
+	unsigned long old = jiffies - msecs_to_jiffies(ECDMA_UNACKED_REUSE_MS);
+	struct ecdma_desc *d, *n;
+	unsigned int reused = 0;
+
+	lockdep_assert_held(&ch->lock);
+	list_for_each_entry_safe(d, n, &ch->completed, node) {
+		if (async_tx_test_ack(&d->txd)) {
+			list_move_tail(&d->node, &ch->free);
+		} else if (full && time_before_eq(d->retired, old)) {
+			list_move_tail(&d->node, &ch->free);
+			reused++;
+		}
+	}
+	if (!reused)
+		return;
+	this_cpu_add(ch->stats->unacked_reused, reused);
+	dev_warn_ratelimited(ch->front->dev,
+			     "chan%u: reusing %u descriptors their client completed over %u ms ago and never acked\n",
+			     ch->idx, reused, ECDMA_UNACKED_REUSE_MS);
+}
+
+/*
  * Take a free descriptor with room for @nsrc sources: from the free list,
- * else from completed ones the client has acked since, else a new one
- * while below the channel's limit (desc_max).  NULL means every
- * descriptor is in flight or unacked (or no memory for the room):
- * issue_pending (which runs the work inline) and the clients' acks clear
- * that.
+ * else from completed ones (ecdma_desc_reap()), else a new one while
+ * below the channel's limit (desc_max).  NULL means every descriptor is
+ * in flight or recently completed and unacked (or no memory for the
+ * room): issue_pending (which runs the work inline), the clients' acks
+ * and time clear that.
  */
 static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 					 unsigned int nsrc)
 {
 	unsigned int limit = READ_ONCE(ch->front->desc_max);
-	struct ecdma_desc *d, *n, *trim = NULL;
+	struct ecdma_desc *d, *trim = NULL;
 	unsigned long flags;
 	bool grow;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (list_empty(&ch->free))
-		list_for_each_entry_safe(d, n, &ch->completed, node)
-			if (async_tx_test_ack(&d->txd))
-				list_move_tail(&d->node, &ch->free);
+		ecdma_desc_reap(ch, ch->nr_desc >= limit);
 	d = list_first_entry_or_null(&ch->free, struct ecdma_desc, node);
 	if (d) {
 		list_del_init(&d->node);

@@ -66,6 +66,7 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_FAULTS,
 	ECDMA_STAT_FALLBACKS,
 	ECDMA_STAT_PREP_FULL,
+	ECDMA_STAT_UNACKED_REUSED,
 	ECDMA_STAT_EC,		/* @op: enum ecdma_ec_stat of the calcs */
 };
 
@@ -97,6 +98,8 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->fallbacks;
 	case ECDMA_STAT_PREP_FULL:
 		return s->prep_full;
+	case ECDMA_STAT_UNACKED_REUSED:
+		return s->unacked_reused;
 	default:
 		return s->inline_progress;
 	}
@@ -178,6 +181,7 @@ ECDMA_STAT_ATTR(inline_progress, INLINE, NR);
 ECDMA_STAT_ATTR(faults, FAULTS, NR);
 ECDMA_STAT_ATTR(fallbacks, FALLBACKS, NR);
 ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
+ECDMA_STAT_ATTR(unacked_reused, UNACKED_REUSED, NR);
 
 #define ECDMA_STAT_EC_ATTR(_name, _idx)					\
 static struct ecdma_stat_attr ecdma_stat_##_name = {			\
@@ -286,6 +290,7 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_faults.attr.attr,
 	&ecdma_stat_fallbacks.attr.attr,
 	&ecdma_stat_prep_full.attr.attr,
+	&ecdma_stat_unacked_reused.attr.attr,
 	&ecdma_stat_worker_ops.attr.attr,
 	&ecdma_stat_inline_ops.attr.attr,
 	&ecdma_stat_fast_pq_bytes.attr.attr,
@@ -666,7 +671,7 @@ static ssize_t offload_state_show(struct device *dev,
 			  READ_ONCE(front->spare_pct),
 			  READ_ONCE(front->policy_switches),
 			  READ_ONCE(front->spread_windows),
-			  READ_ONCE(front->copies),
+			  READ_ONCE(front->dma.copy_align) == front->align,
 			  READ_ONCE(front->withdrawn) ? "withdrawn" : "in",
 			  READ_ONCE(front->ab_switches),
 			  trials,

@@ -159,6 +159,7 @@ depmod -b "$root" "$abi"
 cp "$top/selftests/vm/lib.sh" "$root/ecdma/lib.sh"
 cp "$top/selftests/vm/fabric_lib.sh" "$root/ecdma/fabric_lib.sh"
 cp "$top/selftests/vm/modlog.sh" "$root/ecdma/modlog.sh"
+cp "$top/selftests/vm/md_lib.sh" "$root/ecdma/md_lib.sh"
 i=0
 for s in "${scripts[@]}"; do
 	i=$((i + 1))
