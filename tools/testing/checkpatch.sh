@@ -7,7 +7,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cp=$top/.cache/linux-source/scripts/checkpatch.pl
+cp=${ECDMA_CACHE:-$top/.cache}/linux-source/scripts/checkpatch.pl
 [ -f "$cp" ] || { echo "checkpatch.sh: $cp missing (run make deps)" >&2; exit 2; }
 cd "$top" || exit 2
 
