@@ -79,9 +79,9 @@ static void ec_send_encoded(struct ecdma_ec_wr *wr)
  * Context: Any context with interrupts enabled; never sleeps.
  * Return: 0 (->done will run); -EINVAL for a missing ->done, a polling or
  * missing calc, k + m > ECDMA_RDMA_MAX_BLOCKS, a block outside its
- * buffer, a QP or buffer of another device; -ENODEV once the device is
- * gone; or what ecdma_ec_post() returns for the encode.  On error nothing
- * was posted and ->done will not run.
+ * buffer, a QP or buffer of another device; -ENODEV once the device's
+ * removal started; or what ecdma_ec_post() returns for the encode.  On
+ * error nothing was posted and ->done will not run.
  */
 int ecdma_rdma_ec_send(struct ecdma_rdma_ec_send *es)
 {
@@ -263,8 +263,8 @@ static u32 res_prepare(struct ecdma_rdma_recv_ec_send *r,
  * of 0 or fewer bytes than slices, @r->nr_slices or @r->nr_local out of
  * range, neither upstream nor downstream, local blocks without a callback
  * calc of k >= @r->nr_local, a block outside its buffer, QPs or buffers of
- * different devices; -ENODEV once the device is gone; else the error of
- * the first post (nothing was posted, ->done will not run).
+ * different devices; -ENODEV once the device's removal started; else the
+ * error of the first post (nothing was posted, ->done will not run).
  */
 int ecdma_rdma_recv_ec_send(struct ecdma_rdma_recv_ec_send *r)
 {
@@ -358,8 +358,9 @@ static void re_decoded(struct ecdma_ec_wr *wr)
  * Return: 0 (->done will run); -EINVAL for a missing ->done, a polling or
  * missing calc, k + m > ECDMA_RDMA_MAX_BLOCKS, no erasure or more than m,
  * an erased block with a source, a block outside its buffer, QPs or
- * buffers of different devices; -ENODEV once the device is gone; else the
- * error of the first post (nothing posted, ->done will not run).
+ * buffers of different devices; -ENODEV once the device's removal
+ * started; else the error of the first post (nothing posted, ->done will
+ * not run).
  */
 int ecdma_rdma_recv_ec(struct ecdma_rdma_recv_ec *r)
 {

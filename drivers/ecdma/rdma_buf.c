@@ -99,7 +99,7 @@ static void ecdma_rdma_mr_drop(struct ecdma_rdma_dev *dev, struct ib_mr *mr)
  *
  * Context: Process context; sleeps.
  * Return: the buffer, or ERR_PTR(): -EINVAL for @len, -ENODEV once the
- * device is gone, -ENOMEM.
+ * device's removal started, -ENOMEM.
  */
 struct ecdma_rdma_buf *ecdma_rdma_buf_alloc(struct ecdma_rdma_dev *dev,
 					    size_t len)
@@ -122,7 +122,8 @@ struct ecdma_rdma_buf *ecdma_rdma_buf_alloc(struct ecdma_rdma_dev *dev,
 	buf->dev = dev;
 
 	mutex_lock(&dev->mutex);
-	if (!dev->ibdev) {
+	/* nothing new from the start of the removal, not only after it */
+	if (dev->dead) {
 		ret = -ENODEV;
 		goto err_unlock;
 	}
@@ -246,10 +247,10 @@ static int ecdma_rdma_local_post(struct ecdma_rdma_qp *qp,
  * @buf->iova; the key is valid on every QP of the device.
  *
  * Context: Process context; sleeps.
- * Return: 0; -EINVAL for a foreign or too big buffer, -EBUSY when it is
- * registered already, -ENODEV when the device is gone, -ENOTCONN when @qp
- * is not connected, -ENOMEM when the pool is exhausted, -EIO when the
- * registration failed.
+ * Return: 0; -EINVAL for a foreign or too big buffer, -ENODEV once the
+ * device's removal started, -EBUSY when it is registered already,
+ * -ENOTCONN when @qp is not connected, -ENOMEM when the pool is
+ * exhausted, -EIO when the registration failed.
  */
 int ecdma_rdma_buf_reg(struct ecdma_rdma_qp *qp, struct ecdma_rdma_buf *buf)
 {
@@ -262,10 +263,12 @@ int ecdma_rdma_buf_reg(struct ecdma_rdma_qp *qp, struct ecdma_rdma_buf *buf)
 	might_sleep();
 	if (buf->dev != dev || buf->len > (size_t)dev->mr_pages * PAGE_SIZE)
 		return -EINVAL;
-	if (buf->mr)
-		return -EBUSY;
 	if (!ecdma_rdma_begin(dev))
 		return -ENODEV;
+	if (buf->mr) {
+		ret = -EBUSY;
+		goto out;
+	}
 	mr = ecdma_rdma_mr_get(dev);
 	if (!mr) {
 		ret = -ENOMEM;

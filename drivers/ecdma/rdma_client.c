@@ -13,8 +13,9 @@
  * out-of-tree engine driver) would be used instead.
  *
  * Removal (->remove: rdma link delete, driver unload, this module's
- * unload): nothing new may start (dead), every QP is refused further
- * posts and drained, so its outstanding work requests complete in error;
+ * unload): nothing new may start or be created (dead, which every entry
+ * point checks), every QP is refused further posts and drained, so its
+ * outstanding work requests complete in error;
  * then removal waits until every primitive and registration in flight has
  * finished (their ->done ran, with -ENODEV), and only then destroys the
  * QPs, unmaps the buffers, frees the MRs and the PD.  The handles users
@@ -48,7 +49,7 @@ static void ecdma_rdma_dev_release(struct kref *ref)
  *
  * Context: Process context; takes a mutex.
  * Return: the device, or ERR_PTR(-ENODEV) when there is none by that name
- * (not RoCE, or not present).
+ * (not RoCE, not present, or its removal started).
  */
 struct ecdma_rdma_dev *ecdma_rdma_dev_get(const char *name)
 {
@@ -97,8 +98,13 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_name);
  * ecdma_rdma_dev_alive() - whether the RDMA device is still there
  * @dev: the device
  *
+ * Once its removal started, every call that would create or start
+ * something on the device fails -ENODEV: buffers, QPs, their addresses
+ * and connections, registrations, primitives, its provider.  Releasing
+ * the handles still works.
+ *
  * Context: Any context.
- * Return: false once its removal started: everything new fails -ENODEV.
+ * Return: false once its removal started.
  */
 bool ecdma_rdma_dev_alive(const struct ecdma_rdma_dev *dev)
 {
@@ -116,10 +122,13 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_alive);
  * Allocate the calcs of the primitives on it.
  *
  * Context: Process context; takes a mutex.
- * Return: a reference (ecdma_ec_provider_put() it), or an ERR_PTR.
+ * Return: a reference (ecdma_ec_provider_put() it), or an ERR_PTR:
+ * -ENODEV once the device's removal started.
  */
 struct ecdma_ec_provider *ecdma_rdma_dev_provider(struct ecdma_rdma_dev *dev)
 {
+	if (READ_ONCE(dev->dead))
+		return ERR_PTR(-ENODEV);
 	return ecdma_ec_provider_get(dev->engine[0] ? dev->engine : "cpu");
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_dev_provider);
@@ -255,12 +264,18 @@ static void ecdma_rdma_remove_one(struct ib_device *ibdev, void *data)
 	list_del(&dev->node);
 	mutex_unlock(&ecdma_rdma_devs_lock);
 
+	/*
+	 * Dead under dev->mutex too, not only dev->lock: buffers and QPs are
+	 * created and connected under the mutex, so none is made from here
+	 * on, and every QP made before is killed in this same section.
+	 */
+	mutex_lock(&dev->mutex);
 	spin_lock_irqsave(&dev->lock, flags);
-	dev->dead = true;
+	WRITE_ONCE(dev->dead, true);
 	spin_unlock_irqrestore(&dev->lock, flags);
-
 	/* refuse posts, flush: outstanding work requests complete */
 	ecdma_rdma_dev_kill_qps(dev);
+	mutex_unlock(&dev->mutex);
 	/* primitives still computing finish, their ->done has run */
 	wait_event(dev->ops_wq, !READ_ONCE(dev->nr_ops));
 	cancel_delayed_work_sync(&dev->watchdog);

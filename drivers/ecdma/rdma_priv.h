@@ -45,7 +45,7 @@ enum ecdma_rdma_op_kind {
  * @engine: the name of a provider registered under the device's name at
  *	add time (a device EC engine), or "": calcs run on "cpu"
  * @mutex: guards @qps, @bufs, @name, the teardown of the device's objects
- *	and @kobj
+ *	and @kobj; with @lock, @dead
  * @qps: live QPs (struct ecdma_rdma_qp.node)
  * @bufs: mapped buffers (struct ecdma_rdma_buf.node)
  * @nr_qps: entries on @qps
@@ -53,7 +53,8 @@ enum ecdma_rdma_op_kind {
  *	the QPs' @abort; irqsave (taken from completions)
  * @ops: primitives in flight with a timeout
  * @nr_ops: primitives and registrations in flight
- * @dead: the device is being removed: nothing new starts
+ * @dead: the device is being removed: nothing new starts or is created.
+ *	Set under both @mutex and @lock, so either is enough to read it
  * @ops_wq: removal waits here for @nr_ops to reach 0
  * @watchdog: fails primitives past their timeout
  * @mr_free: pool MRs not in use (struct ib_mr.qp_entry)

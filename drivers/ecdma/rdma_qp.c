@@ -153,11 +153,11 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_stats);
  * not connected.
  *
  * Context: Any context.
- * Return: the ib_qp, or NULL once the device is gone.
+ * Return: the ib_qp, or NULL once the device's removal started.
  */
 struct ib_qp *ecdma_rdma_qp_ib(struct ecdma_rdma_qp *qp)
 {
-	return READ_ONCE(qp->state) == -ENODEV ? NULL : qp->ibqp;
+	return ecdma_rdma_qp_state(qp) == -ENODEV ? NULL : qp->ibqp;
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_qp_ib);
 
@@ -167,11 +167,17 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_ib);
  *
  * Context: Any context.
  * Return: 0 when connected, -ENOTCONN before ecdma_rdma_qp_connect() and
- * after a disconnect (or a primitive's timeout), -ENODEV once the device
- * is gone.
+ * after a disconnect (or a primitive's timeout), -ENODEV once the
+ * device's removal started.
  */
 int ecdma_rdma_qp_state(const struct ecdma_rdma_qp *qp)
 {
+	/*
+	 * The removal marks the QPs just after @dead: agree with
+	 * ecdma_rdma_dev_alive() in between too.
+	 */
+	if (READ_ONCE(qp->dev->dead))
+		return -ENODEV;
 	return READ_ONCE(qp->state);
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_qp_state);
@@ -213,7 +219,8 @@ void ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp, int state)
  *
  * Context: Process context; sleeps.
  * Return: the QP, or ERR_PTR(): -EINVAL for @attr beyond the device's
- * limits, -ENODEV once the device is gone, -ENOMEM, or the driver's error.
+ * limits, -ENODEV once the device's removal started, -ENOMEM, or the
+ * driver's error.
  */
 struct ecdma_rdma_qp *
 ecdma_rdma_qp_create(struct ecdma_rdma_dev *dev,
@@ -241,11 +248,12 @@ ecdma_rdma_qp_create(struct ecdma_rdma_dev *dev,
 	INIT_LIST_HEAD(&qp->node);
 
 	mutex_lock(&dev->mutex);
-	ibdev = dev->ibdev;
-	if (!ibdev) {
+	/* one made after the removal killed @qps would stay connectable */
+	if (dev->dead) {
 		ret = -ENODEV;
 		goto err_unlock;
 	}
+	ibdev = dev->ibdev;
 	/* one more entry per queue for ib_drain_qp()'s markers */
 	if (attr->send_depth >= (u32)ibdev->attrs.max_qp_wr ||
 	    attr->recv_depth >= (u32)ibdev->attrs.max_qp_wr) {
@@ -380,9 +388,9 @@ static const struct ib_gid_attr *ecdma_rdma_gid(struct ecdma_rdma_dev *dev)
  * has an IPv4 address.
  *
  * Context: Process context; takes a mutex.
- * Return: 0, -ENODEV once the device is gone, -EADDRNOTAVAIL when the
- * port has no RoCE v2 GID (no IP address on its netdev), -EINVAL when its
- * netdev is going away.
+ * Return: 0, -ENODEV once the device's removal started, -EADDRNOTAVAIL
+ * when the port has no RoCE v2 GID (no IP address on its netdev), -EINVAL
+ * when its netdev is going away.
  */
 int ecdma_rdma_qp_addr(struct ecdma_rdma_qp *qp,
 		       struct ecdma_rdma_qp_addr *addr)
@@ -393,7 +401,7 @@ int ecdma_rdma_qp_addr(struct ecdma_rdma_qp *qp,
 	u16 vlan;
 
 	mutex_lock(&dev->mutex);
-	if (!qp->ibqp) {
+	if (dev->dead) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -425,10 +433,10 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_addr);
  * returned (on both sides, before anything is sent).
  *
  * Context: Process context; sleeps.
- * Return: 0; -EINVAL when @qp was connected before (a disconnected QP is
- * not reused: create a new one); -ENODEV once the device is gone;
- * -EADDRNOTAVAIL without a RoCE v2 GID; or the driver's error (then @qp
- * stays unusable).
+ * Return: 0; -ENODEV once the device's removal started; -EINVAL when @qp
+ * was connected before (a disconnected QP is not reused: create a new
+ * one); -EADDRNOTAVAIL without a RoCE v2 GID; or the driver's error (then
+ * @qp stays unusable).
  */
 int ecdma_rdma_qp_connect(struct ecdma_rdma_qp *qp,
 			  const struct ecdma_rdma_qp_addr *peer)
@@ -441,7 +449,8 @@ int ecdma_rdma_qp_connect(struct ecdma_rdma_qp *qp,
 
 	might_sleep();
 	mutex_lock(&dev->mutex);
-	if (!qp->ibqp) {
+	/* a QP the removal killed is dead, not merely connected before */
+	if (dev->dead) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -519,18 +528,20 @@ void ecdma_rdma_qp_disconnect(struct ecdma_rdma_qp *qp)
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_qp_disconnect);
 
-/* Removal, first step: refuse posts on every QP and flush them. */
+/*
+ * Removal, first step, in the section that set dev->dead (dev->mutex
+ * held): refuse posts on every QP and flush them.
+ */
 void ecdma_rdma_dev_kill_qps(struct ecdma_rdma_dev *dev)
 {
 	struct ecdma_rdma_qp *qp;
 
-	mutex_lock(&dev->mutex);
+	lockdep_assert_held(&dev->mutex);
 	list_for_each_entry(qp, &dev->qps, node)
 		WRITE_ONCE(qp->state, -ENODEV);
 	synchronize_rcu();
 	list_for_each_entry(qp, &dev->qps, node)
 		__ecdma_rdma_qp_flush(qp);
-	mutex_unlock(&dev->mutex);
 }
 
 /* Removal, once nothing is in flight: destroy the QPs' verbs objects. */

@@ -25,7 +25,10 @@
  * A device that goes away (rdma link delete, driver unload) is drained:
  * the work of its QPs is flushed, every primitive in flight completes with
  * -ENODEV, and the handles (device, QPs, buffers) stay valid, dead, until
- * their owners release them.
+ * their owners release them.  From the start of the removal
+ * (ecdma_rdma_dev_alive() false), before the drain ends, every call that
+ * would create or start something fails -ENODEV and every QP reads
+ * -ENODEV; the calls that release or only read still work.
  */
 #ifndef _ECDMA_EC_RDMA_H
 #define _ECDMA_EC_RDMA_H
