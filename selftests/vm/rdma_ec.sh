@@ -7,7 +7,8 @@
 #    real QPs, chain and central repair (8 nodes, 112 RC QPs);
 #  - ecdma_rdma_fault_test: QP errors, a receiver that never posts, timeouts;
 #  - ecdma_rdma_remove_test, twice: the device deleted (rdma link delete)
-#    and its driver unloaded (rmmod rdma_rxe) with primitives in flight.
+#    and its driver unloaded (rmmod rdma_rxe) with primitives in flight;
+#    one of them holds the removal in its drain while new calls are tried.
 # Around them: ecdma loads without ib_core, sysfs reports the device's EC
 # capability, nothing is left in flight, ecdma_rdma and ecdma unload.
 . /ecdma/lib.sh
