@@ -17,8 +17,9 @@
 #   make install         install the module for the running kernel
 
 TOP := $(CURDIR)
-KERNELS := $(TOP)/tools/testing/kernels
-CACHE ?= $(TOP)/.cache
+CACHE ?= $(or $(ECDMA_CACHE),$(TOP)/.cache)
+# the pins, or what deps.sh resolved them to (tools/testing/kernels.sh)
+KERNELS := $(firstword $(wildcard $(CACHE)/kernels.resolved) $(TOP)/tools/testing/kernels)
 
 # Kernel selection: KVER is a tag from tools/testing/kernels (6.1, 6.12) or
 # a full ABI name.  Without KVER use the running kernel's build tree if it

@@ -20,8 +20,9 @@ if [ "$tag" = debug ]; then
 	abi=$(cat "$dbg/release")
 	kdir=$dbg/build
 else
-	abi=$(awk -v t="$tag" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
-	abi=${abi:-$tag}
+	# shellcheck source=tools/testing/kernels.sh
+	. "$top/tools/testing/kernels.sh"
+	abi=$(kernel_abi "$tag")
 	kdir=/usr/src/linux-headers-$abi
 fi
 out=${1:-$top/build/$abi}

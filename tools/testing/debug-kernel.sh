@@ -20,7 +20,9 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 frag=$top/tools/testing/debug-kernel.config
-srcver=$(awk '!/^#/ && $1 == "6.1" { print $3 }' "$top/tools/testing/kernels")
+# shellcheck source=tools/testing/kernels.sh
+. "$top/tools/testing/kernels.sh"
+srcver=$(kernel_ver 6.1)
 base=${ECDMA_DEBUG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ecdma}
 hash=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
 dir=$base/debug-$srcver-$hash

@@ -22,7 +22,9 @@ if [ "${1:-}" = --minutes ]; then
 fi
 secs=$((minutes * 60))
 tags=("$@")
-[ ${#tags[@]} -gt 0 ] || mapfile -t tags < <(awk '!/^#/ && NF == 3 { print $1 }' tools/testing/kernels)
+# shellcheck source=tools/testing/kernels.sh
+. tools/testing/kernels.sh
+[ ${#tags[@]} -gt 0 ] || mapfile -t tags < <(kernel_tags)
 scripts=(badinput.sh torture.sh faults.sh hotplug.sh unload.sh soak_md.sh)
 
 rc=0

@@ -77,8 +77,9 @@ if [ "$kernel" = debug ]; then
 	# KASAN's shadow and kmemleak's metadata need room
 	mem=${mem:-3072}
 else
-	abi=$(awk -v t="$kernel" '!/^#/ && $1 == t { print $2 }' "$top/tools/testing/kernels")
-	abi=${abi:-$kernel}
+	# shellcheck source=tools/testing/kernels.sh
+	. "$top/tools/testing/kernels.sh"
+	abi=$(kernel_abi "$kernel")
 	kimg=$cache/kernel-$abi
 fi
 mem=${mem:-2048}
