@@ -6,6 +6,7 @@
 #   make W=1 C=1         extra warnings + sparse
 #   make checkpatch      checkpatch.pl --strict on every source file
 #   make check           everything: deps, static checks, unit tests, VM tests
+#   make check-quick     the edit loop: static (6.1), unit, the 6.1 max lane
 #   make soak            long reliability soak (SOAK_MINUTES, default 10)
 #   make demo            boot a stock kernel, load ecdma, md RAID6 + fio,
 #                        then over NVMe/TCP
@@ -39,7 +40,7 @@ endif
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
-	demo static ecdmactl bench soak perf
+	demo static ecdmactl bench soak perf check-quick
 
 all: modules
 
@@ -73,6 +74,10 @@ test-vm:
 
 check:
 	tools/testing/check.sh
+
+# the edit loop: static on one kernel, unit tests, the 6.1 -cpu max lane
+check-quick:
+	tools/testing/check.sh --quick
 
 demo:
 	tools/testing/demo.sh

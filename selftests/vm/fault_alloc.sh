@@ -88,10 +88,12 @@ allocs() {
 # allocations, s = N / $sweep_max rounded up (every one when N is small)
 # and o in 1..s is drawn at random, so that runs together cover them all
 # (a probe makes about a thousand, most of them sysfs, kobject and debugfs
-# internals, each costing two probes here).  After every store <read-attr>
+# internals, each costing two probes here).  $sweep_max is 120, divided by
+# VM_SCALE (at least 30): the random start covers the rest over runs.  After every store <read-attr>
 # reads <value> (then <restore> is written back) or <old>; anything else
 # is a broken error path.  Prints "ok|bad <n> <stores refused> <N> <s>".
-sweep_max=120
+sweep_max=$((120 / ${VM_SCALE:-1}))
+[ "$sweep_max" -ge 30 ] || sweep_max=30
 sweep() {
 	total=$(allocs "$1" "$2" "$3")
 	[ "$(cat "$D/$4" 2>/dev/null)" = "$5" ] || { echo "bad 0 0 ${total:-?} 0"; return; }

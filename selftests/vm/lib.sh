@@ -80,9 +80,9 @@ md_wait_idle() {
 	md=$1
 	i=0
 	while [ "$(cat /sys/block/"$md"/md/sync_action)" != idle ]; do
-		sleep 1
+		usleep 200000
 		i=$((i + 1))
-		[ $i -lt 600 ] || return 1
+		[ $i -lt 3000 ] || return 1
 	done
 	return 0
 }
@@ -91,7 +91,7 @@ md_wait_idle() {
 md_check() {
 	md=$1
 	echo check >/sys/block/"$md"/md/sync_action
-	sleep 1
+	usleep 200000
 	md_wait_idle "$md" || return 1
 	cat /sys/block/"$md"/md/mismatch_cnt
 }

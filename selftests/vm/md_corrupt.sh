@@ -60,7 +60,7 @@ rebuild() {
 	mdadm --zero-superblock /dev/ram$2 >/dev/null 2>&1
 	mdadm $MD --add /dev/ram$2 >/dev/null 2>&1
 	usleep 200000
-	md_wait_sync "${1}_rebuild"
+	md_wait_sync "${1}_rebuild" rebuilt
 }
 
 # corrupt <level> <n>

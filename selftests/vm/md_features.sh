@@ -39,7 +39,7 @@ feature_fail_readd() {
 		ktap_fail "${MODE}_${t}_${how}"
 	fi
 	usleep 200000
-	md_wait_sync "${t}_${how}_sync"
+	md_wait_sync "${t}_${how}_sync" rebuilt
 	md_snap
 	md_check "$t" && md_moved "${t}_check" "$val"
 	md_fio "${t}_back" verify "$(md_sz 4)" 0 21

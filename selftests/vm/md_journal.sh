@@ -78,14 +78,16 @@ journal() {
 
 	md_snap
 	md_fio "$t" write "$(md_sz 4)" 0 9 && md_fio "$t" verify "$(md_sz 4)" 0 9
-	md_moved "${t}_write" "$gen" xor
 	# the copies md does not wait for never reach an engine
 	[ "$(ecdma_ops memcpy)" = "$md_o_memcpy" ] &&
 		ktap_ok "${MODE}_${t}_copies_declined" ||
 		ktap_fail "${MODE}_${t}_copies_declined # memcpy $md_o_memcpy -> $(ecdma_ops memcpy)"
 
 	md_fio "${t}_replay" write "$(md_sz 1)" "$(md_sz 5)" 10
+	# (a write-back journal may hold small writes until md stops and
+	# flushes it: the parity is counted over the crash's stop)
 	if md_crash "${t}_replay" $n $j; then
+		md_moved "${t}_write" "$gen" xor
 		md_fio "${t}_replay_old" verify "$(md_sz 4)" 0 9
 		md_fio "${t}_replay" verify "$(md_sz 1)" "$(md_sz 5)" 10
 	fi
@@ -103,7 +105,7 @@ journal() {
 	mdadm $MD --add /dev/ram1 >/dev/null 2>&1
 	md_snap
 	usleep 200000
-	md_wait_sync "${t}_rebuild" && md_moved "${t}_rebuild" "$gen" xor
+	md_wait_sync "${t}_rebuild" rebuilt && md_moved "${t}_rebuild" "$gen" xor
 	md_snap
 	md_check "$t" && md_moved "${t}_check" "$val"
 	md_fio "${t}_rebuilt" verify "$(md_sz 4)" 0 9

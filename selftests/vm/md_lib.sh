@@ -176,13 +176,16 @@ md_dump() {
 	dmesg | tail -120 | sed 's/^/# /'
 }
 
-# md_wait_sync <name>: wait for resync/recovery/reshape/check to end; a
-# stall (no progress for MD_STALL_S) dumps the state and fails
+# md_wait_sync <name> [rebuilt]: wait for resync/recovery/reshape/check to
+# end (with "rebuilt": also for no member to be missing, as a recovery md
+# has not started yet is none); a stall (no progress for MD_STALL_S) dumps
+# the state and fails
 md_wait_sync() {
 	local last= still=0 act pos
 	while :; do
 		act=$(cat $MDS/sync_action 2>/dev/null || echo idle)
 		[ "$act" = idle ] && ! grep -q -E 'resync|recovery|reshape|check' /proc/mdstat &&
+			{ [ "${2:-}" != rebuilt ] || [ "$(cat $MDS/degraded)" = 0 ]; } &&
 			return 0
 		pos="$act $(cat $MDS/sync_completed 2>/dev/null) $(cat $MDS/reshape_position 2>/dev/null)"
 		if [ "$pos" = "$last" ]; then

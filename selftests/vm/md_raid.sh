@@ -38,12 +38,16 @@ fio_verify_only() {
 
 # md_scenario <level> <disks> <chunk-KiB> <disk-MiB> [rmw_level]
 md_scenario() {
-	level=$1 ndisks=$2 chunk=$3 dsize=$4 rmw=${5:-}
+	level=$1 ndisks=$2 chunk=$3 dsize=$(($4 / ${VM_SCALE:-1})) rmw=${5:-}
+	[ "$dsize" -ge 4 ] || dsize=4
 	tag="raid${level}_${ndisks}d_${chunk}k${rmw:+_rmw$rmw}"
 	gen=$([ "$level" = 5 ] && echo xor || echo pq)
 	val=$([ "$level" = 5 ] && echo xor_val || echo pq_val)
 	data=$((ndisks - (level - 4)))
-	size=$((data * dsize / 2))M
+	# half the data space, less with VM_SCALE but at least 4 full stripes
+	size=$((data * dsize * 512 / ${VM_SCALE:-1}))
+	[ "$size" -ge $((4 * data * chunk)) ] || size=$((4 * data * chunk))
+	size=${size}k
 
 	brd_setup "$ndisks" "$dsize"
 	devs=""
@@ -93,7 +97,8 @@ md_scenario() {
 		mdadm /dev/md0 --add "$d" >/dev/null 2>&1
 	done
 	b=$(ecdma_ops "$gen")
-	sleep 1
+	# md starts the recovery from its thread
+	usleep 300000
 	if md_wait_idle md0 && ! grep -q _ /proc/mdstat; then
 		ktap_ok "${tag}_rebuild"
 	else
@@ -110,11 +115,12 @@ md_scenario() {
 	brd_teardown
 }
 
-md_scenario 5 4 64 32
-md_scenario 5 17 4 8
-md_scenario 6 5 512 32 0
-md_scenario 6 8 64 16 1
-md_scenario 6 18 128 8 0
+# member MiB (divided by VM_SCALE): a few hundred stripes per path
+md_scenario 5 4 64 16
+md_scenario 5 17 4 4
+md_scenario 6 5 512 16 0
+md_scenario 6 8 64 8 1
+md_scenario 6 18 128 4 0
 
 # The offload policy: "never" declines (async_tx computes on md's own CPU,
 # nothing but the GF products of recovery reaches ecdma) and md stays
@@ -123,7 +129,8 @@ md_scenario 6 18 128 8 0
 md_policy() {
 	echo "$1" >"$ECDMA_DEV/offload"
 	sleep 1
-	brd_setup 8 16
+	psize=$((24 / ${VM_SCALE:-1}))
+	brd_setup 8 $((psize / 3 + 2))
 	mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=8 \
 		--chunk=64 --assume-clean --bitmap=none /dev/ram0 /dev/ram1 \
 		/dev/ram2 /dev/ram3 /dev/ram4 /dev/ram5 /dev/ram6 /dev/ram7 \
@@ -131,7 +138,7 @@ md_policy() {
 	echo 0 >/sys/block/md0/md/rmw_level
 	w0=$(($(ecdma_ops pq) + $(ecdma_ops memcpy)))
 	c0=$(ecdma_ops memcpy)
-	ktap_check "policy_$1_fio_write_verify" fio_job write 48M 128k
+	ktap_check "policy_$1_fio_write_verify" fio_job write ${psize}M 128k
 	w1=$(($(ecdma_ops pq) + $(ecdma_ops memcpy)))
 	c1=$(ecdma_ops memcpy)
 	# neither policy takes md's page copies (async_memcpy computes them)
@@ -143,7 +150,7 @@ md_policy() {
 		ktap_fail "policy_$1_check_mismatch_0 # mismatch_cnt=$mm"
 	mdadm /dev/md0 --fail /dev/ram2 --remove /dev/ram2 >/dev/null 2>&1
 	mdadm /dev/md0 --fail /dev/ram5 --remove /dev/ram5 >/dev/null 2>&1
-	ktap_check "policy_$1_degraded_verify" fio_verify_only 48M 128k
+	ktap_check "policy_$1_degraded_verify" fio_verify_only ${psize}M 128k
 	if [ "$1" = never ]; then
 		[ "$w1" -eq "$w0" ] && ktap_ok "policy_never_write_declined" ||
 			ktap_fail "policy_never_write_declined # $((w1 - w0)) ops came"

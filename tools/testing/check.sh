@@ -3,13 +3,21 @@
 #
 # make check: install what is missing, then static checks, userspace unit
 # tests (ASan/UBSan) and the VM suites on every pinned kernel.  Every stage
-# prints KTAP; the last line is "N passed, N failed, N skipped".
+# prints KTAP; what failed is repeated at the end, before the last line,
+# "N passed, N failed, N skipped".
+#
+# check.sh --quick (make check-quick, the edit loop): static checks on the
+# first pinned kernel, the unit tests and its -cpu max lane with half the
+# data (VM_SCALE=2) and the md suite's ecdma runs only (MD_MODES=always).
+# CHECK_FAIL_FAST=1 stops at the first failing stage or lane (local use;
+# ignored when CI=true).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 counts=$(mktemp)
-trap 'rm -f "$counts"' EXIT
+failures=$(mktemp)
+trap 'rm -f "$counts" "$failures"' EXIT
 t0=$(date +%s)
 
 stage() {
@@ -26,7 +34,24 @@ run_stage() {
 	awk -v rc="$rc" '/^ *(not )?ok [0-9]+/ {
 		if ($0 ~ /# *SKIP/) s++; else if ($0 ~ /^ *not ok/) f++; else p++
 	} END { if (rc != 0 && f == 0) f = 1; print p + 0, f + 0, s + 0 }' "$log" >>"$counts"
+	if [ "$rc" != 0 ] || grep -q '^ *not ok' "$log"; then
+		{
+			echo "# ---- $1 failed:"
+			grep -B8 '^ *not ok' "$log" | tail -60
+		} >>"$failures"
+	fi
 	rm -f "$log"
+}
+
+quick=
+[ "${1:-}" = --quick ] && quick=1
+export CHECK_FAIL_FAST=${CHECK_FAIL_FAST:-}
+[ "${CI:-}" != true ] || CHECK_FAIL_FAST=
+
+# stop here (CHECK_FAIL_FAST) once something failed
+fail_fast() {
+	[ -n "$CHECK_FAIL_FAST" ] && [ -s "$failures" ] || return 1
+	echo "# CHECK_FAIL_FAST: stopping after the first failure"
 }
 
 stage deps
@@ -37,21 +62,34 @@ if ! tools/testing/deps.sh --quiet; then
 fi
 
 stage "static checks"
-run_stage tools/testing/static.sh
+# shellcheck source=tools/testing/kernels.sh
+. tools/testing/kernels.sh
+first=$(kernel_tags | head -1)
+run_stage tools/testing/static.sh ${quick:+"$first"}
 
 if [ -f selftests/unit/Makefile ]; then
 	stage "userspace unit tests (ASan/UBSan)"
-	run_stage make -s -C selftests/unit run
+	fail_fast || run_stage make -s -C selftests/unit run
 fi
 
 stage "VM tests"
+fail_fast && set -- skip
 # the guest runs the control tool: build it first (vm.sh copies it in)
 if ! make -s -C tools/ecdmactl; then
 	echo "not ok 1 ecdmactl_build"
 	echo "0 1 0" >>"$counts"
 fi
-tools/testing/vm-tests.sh --counts "$counts"
+if [ "${1:-}" != skip ]; then
+	# quick: md's control runs (md alone) and full-size data are left
+	# to make check
+	tools/testing/vm-tests.sh --counts "$counts" --failures "$failures" \
+		${quick:+"$first:max:VM_SCALE=2 MD_MODES=always"}
+fi
 
 stage done
+if [ -s "$failures" ]; then
+	echo "# ==== what failed (details above)"
+	cat "$failures"
+fi
 awk '{ p += $1; f += $2; s += $3 }
      END { printf("%d passed, %d failed, %d skipped\n", p, f, s); exit(f ? 1 : 0) }' "$counts"

@@ -4,6 +4,8 @@
 # Static checks, reported as KTAP: for every pinned kernel a W=1 build with
 # sparse on all files (C=2) that must be warning-free; checkpatch --strict;
 # kernel-doc on the public headers and exported functions.
+#
+# Usage: static.sh [tag...]   (default: every pinned kernel)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,7 +17,11 @@ result() {
 }
 
 echo "KTAP version 1"
-for tag in $(awk '!/^#/ && NF == 3 { print $1 }' tools/testing/kernels); do
+# shellcheck source=tools/testing/kernels.sh
+. tools/testing/kernels.sh
+tags=("$@")
+[ ${#tags[@]} -gt 0 ] || mapfile -t tags < <(kernel_tags)
+for tag in "${tags[@]}"; do
 	out=$(tools/testing/build.sh "$tag" "" W=1 C=2 2>&1)
 	rc=$?
 	[ $rc = 0 ] || printf '%s\n' "$out" | sed 's/^/# /'

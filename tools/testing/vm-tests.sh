@@ -12,7 +12,12 @@
 # their own on every pinned kernel with -cpu max.  Builds the modules (and
 # the debug kernel, once) first.
 #
-# Usage: vm-tests.sh [--counts FILE] [run...]
+# A failing run's failing tests (each with the lines before it) and its
+# console excerpt are appended to the --failures FILE (check.sh prints it
+# at the end); CHECK_FAIL_FAST=1 stops after the first failing run (local
+# use; ignored when CI=true).
+#
+# Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
 #   6.1:swiotlb, 6.12:fabric or debug:max:preempt=full; default: all of
 #   the above
@@ -21,64 +26,154 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 counts=
-if [ "${1:-}" = --counts ]; then
-	counts=$2
-	shift 2
-fi
+failures=/dev/null
+while [ $# -gt 1 ]; do
+	case "$1" in
+	--counts) counts=$2; shift 2 ;;
+	--failures) failures=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+fail_fast=${CHECK_FAIL_FAST:-}
+[ "${CI:-}" != true ] || fail_fast=
 mapfile -t tests < <(grep -v -E '^#|^$' selftests/vm/tests.list | sed 's|^|selftests/vm/|')
 mapfile -t fabric < <(grep -v -E '^#|^$' selftests/vm/fabric.list | sed 's|^|selftests/vm/|')
 mapfile -t scalar < <(grep -v -E '^#|^$' selftests/vm/qemu64.list | sed 's|^|selftests/vm/|')
+mapfile -t debug < <(grep -v -E '^#|^$' selftests/vm/tests.list |
+	grep -v -x -F -f <(grep -v -E '^#|^$' selftests/vm/debug-skip.list | awk '{ print $1 }') |
+	sed 's|^|selftests/vm/|')
 
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
-	mapfile -t tags < <(awk '!/^#/ && NF == 3 { print $1 }' tools/testing/kernels)
+	# shellcheck source=tools/testing/kernels.sh
+	. tools/testing/kernels.sh
+	mapfile -t tags < <(kernel_tags)
 	for t in "${tags[@]}"; do
 		runs+=("$t:max" "$t:fabric")
 	done
-	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "debug:max:preempt=full")
+	# the longest first: the debug kernel (built on a fresh machine)
+	runs=("debug:max:preempt=full" "${runs[@]}" "${tags[0]}:qemu64" "${tags[0]}:swiotlb")
 fi
 
-rc=0
-for r in "${runs[@]}"; do
+# failed_lines: from a run's nested KTAP, each failing test with the eight
+# lines before it, the failing scripts and runs, and the console excerpt
+failed_lines() {
+	awk '
+		/^  # Subtest: / { sub_name = $0 }
+		/^  not ok / {
+			print sub_name
+			for (i = NR - 8; i < NR; i++)
+				if (i > 0 && (i in h)) print h[i]
+			print
+			next
+		}
+		/^not ok |^# console:|passed, .* failed, / { print; next }
+		{ h[NR] = $0; delete h[NR - 9] }'
+}
+
+# run_one <run> <outfile>: one boot; its nested KTAP into <outfile>, the
+# exit status of vm.sh as ours
+run_one() {
+	local r=$1 tag rest cpu append tmo
 	tag=${r%%:*}
 	rest=${r#*:}
 	cpu=${rest%%:*}
 	append=
 	[ "$rest" = "$cpu" ] || append=${rest#*:}
-	t0=$(date +%s)
-	if ! tools/testing/build.sh "$tag" >/dev/null; then
-		echo "not ok build_$tag"
-		[ -z "$counts" ] || echo "0 1 0" >>"$counts"
-		rc=1
-		continue
+	if [ "$tag" = debug ] && ! tools/testing/build.sh debug >/dev/null; then
+		echo "not ok build_debug"
+		return 1
 	fi
-	echo "# VM run: kernel $tag, cpu $cpu${append:+, $append} (build $(($(date +%s) - t0)) s)"
 	if [ "$cpu" = swiotlb ]; then
 		# DMA bounce buffers forced: ecdma must refuse to register
-		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --append swiotlb=force \
-			-- selftests/vm/refuse_swiotlb.sh)
+		tools/testing/vm.sh --quiet --kernel "$tag" --append swiotlb=force \
+			-- selftests/vm/refuse_swiotlb.sh
 	elif [ "$cpu" = fabric ]; then
 		# NVMe-oF over tcp and Soft-RoCE, -cpu max (about 4 min on a
 		# stock kernel; a stuck script is cut off after 10)
 		tmo=1200
 		[ "$tag" = debug ] && tmo=2400
-		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu max \
-			--timeout $tmo --test-timeout 600 --append "$append" -- "${fabric[@]}")
+		tools/testing/vm.sh --quiet --kernel "$tag" --cpu max \
+			--timeout $tmo --test-timeout 600 --append "$append" -- "${fabric[@]}"
 	elif [ "$cpu" = qemu64 ]; then
 		# scalar fallbacks: the algo-dependent part of the suite
-		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu qemu64 \
-			--append "$append" -- "${scalar[@]}")
+		tools/testing/vm.sh --quiet --kernel "$tag" --cpu qemu64 \
+			--append "$append" -- "${scalar[@]}"
 	elif [ "$tag" = debug ]; then
-		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
-			--timeout 2400 --append "$append" -- "${tests[@]}" \
-			selftests/vm/kmemleak.sh)
+		# debug-sized data (VM_SCALE), md's control runs on the stock
+		# kernels only (MD_MODES); selftests/vm/debug-skip.list says
+		# what does not run here and why
+		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
+			--timeout 2400 --append "VM_SCALE=4 MD_MODES=always $append" \
+			-- "${debug[@]}" selftests/vm/kmemleak.sh
 	else
-		out=$(tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
-			--append "$append" -- "${tests[@]}")
+		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
+			--append "$append" -- "${tests[@]}"
 	fi
+}
+
+# Every stock kernel's modules are built once, before runs start in
+# parallel (the debug kernel's by its run: only that one uses them).
+rc=0
+declare -A built
+for r in "${runs[@]}"; do
+	tag=${r%%:*}
+	[ "$tag" = debug ] || [ -n "${built[$tag]:-}" ] && continue
+	built[$tag]=1
+	if ! tools/testing/build.sh "$tag" >/dev/null; then
+		echo "not ok build_$tag"
+		[ -z "$counts" ] || echo "0 1 0" >>"$counts"
+		rc=1
+	fi
+done
+
+# Runs go ECDMA_VM_JOBS at a time (default: the number of CPUs, at most
+# 2): a TCG guest keeps about one host CPU busy on average (waits for md,
+# fio, fabric timeouts), so two boots share two CPUs at little cost to
+# each.  Output is printed a run at a time, as each ends.
+jobs=${ECDMA_VM_JOBS:-$(nproc)}
+[ "$jobs" -le 2 ] || jobs=2
+[ "$jobs" -ge 1 ] || jobs=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+declare -A pid_run pid_out start
+running=0 next=0 stop=
+
+# finish <pid> <status>: print that run and count it
+finish() {
+	local p=$1 vrc=$2 r=${pid_run[$1]} f=${pid_out[$1]}
+	echo "# VM run: $r ($(($(date +%s) - ${start[$p]})) s)"
+	grep -v '^# ECDMA-COUNTS' "$f"
+	[ -z "$counts" ] || awk '/^# ECDMA-COUNTS/ { print $3, $4, $5 }' "$f" >>"$counts"
+	if [ "$vrc" != 0 ]; then
+		rc=1
+		{
+			echo "# ---- run $r failed ($(($(date +%s) - ${start[$p]})) s):"
+			failed_lines <"$f"
+		} >>"$failures"
+		if [ -n "$fail_fast" ]; then
+			echo "# CHECK_FAIL_FAST: no further runs after the first failing one"
+			stop=1
+		fi
+	fi
+	unset "pid_run[$p]" "pid_out[$p]"
+	running=$((running - 1))
+}
+
+while :; do
+	while [ -z "$stop" ] && [ $running -lt "$jobs" ] && [ $next -lt ${#runs[@]} ]; do
+		r=${runs[$next]}
+		next=$((next + 1))
+		run_one "$r" >"$work/run$next.out" 2>&1 &
+		p=$!
+		pid_run[$p]=$r
+		pid_out[$p]=$work/run$next.out
+		start[$p]=$(date +%s)
+		running=$((running + 1))
+	done
+	[ $running -gt 0 ] || break
+	wait -n -p done_pid
 	vrc=$?
-	printf '%s\n' "$out" | grep -v '^# ECDMA-COUNTS'
-	[ -z "$counts" ] || printf '%s\n' "$out" | awk '/^# ECDMA-COUNTS/ { print $3, $4, $5 }' >>"$counts"
-	[ $vrc = 0 ] || rc=1
+	finish "$done_pid" $vrc
 done
 exit $rc
