@@ -98,17 +98,18 @@ run_one() {
 	elif [ "$cpu" = qemu64 ]; then
 		# scalar fallbacks: the algo-dependent part of the suite
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu qemu64 \
-			--append "$append" -- "${scalar[@]}"
+			--timeout 2400 --append "$append" -- "${scalar[@]}"
 	elif [ "$tag" = debug ]; then
 		# debug-sized data (VM_SCALE), md's control runs on the stock
 		# kernels only (MD_MODES); selftests/vm/debug-skip.list says
 		# what does not run here and why
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
-			--timeout 2400 --append "VM_SCALE=4 MD_MODES=always $append" \
+			--timeout 4800 --append "VM_SCALE=4 MD_MODES=always $append" \
 			-- "${debug[@]}" selftests/vm/kmemleak.sh
 	else
+		# about 12 minutes alone, more beside another boot
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
-			--append "$append" -- "${tests[@]}"
+			--timeout 2700 --append "$append" -- "${tests[@]}"
 	fi
 }
 
