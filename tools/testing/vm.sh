@@ -32,6 +32,10 @@ usage: vm.sh [options] [--] script...
                    tracking makes every slab allocation a stack walk)
   --bin PATH       also copy this host binary (and its libraries) into the
                    guest, e.g. /usr/bin/perf for profiling; repeatable
+  --copy SRC:DST   also copy this host file or directory (cp -a) to DST in
+                   the guest; repeatable
+  --kmod NAME      also put this kernel module (and its dependencies) into
+                   the guest; repeatable
   --test-timeout SEC  per-script timeout in the guest (default 900)
 Scripts are guest shell scripts (selftests/vm/*.sh); they run in order.
 EOF
@@ -47,6 +51,8 @@ mem=
 quiet=
 scripts=()
 extra_bins=()
+extra_copies=()
+extra_kmods=
 test_timeout=900
 slub=slub_debug=FZPU
 while [ $# -gt 0 ]; do
@@ -61,6 +67,8 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1; shift ;;
 	--bench) slub=; shift ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
+	--copy) extra_copies+=("$2"); shift 2 ;;
+	--kmod) extra_kmods="$extra_kmods $2"; shift 2 ;;
 	--test-timeout) test_timeout=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; scripts+=("$@"); break ;;
@@ -130,7 +138,7 @@ echo "nqn.2014-08.org.nvmexpress:uuid:$(cat "$root/etc/nvme/hostid")" >"$root/et
 kmods="raid456 md-mod brd null_blk rdma_rxe ib_core ib_uverbs nvmet nvmet-tcp
        nvme-tcp nvme-fabrics configfs veth loop async_raid6_recov async_pq
        async_xor async_memcpy raid6_pq xor nvmet-rdma nvme-rdma rdma_cm dummy
-       crc32_generic crc32-pclmul crc32c_generic crc32c-intel"
+       crc32_generic crc32-pclmul crc32c_generic crc32c-intel$extra_kmods"
 mdir=lib/modules/$abi
 mkdir -p "$root/$mdir/extra"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
@@ -167,6 +175,14 @@ for s in "${scripts[@]}"; do
 	cp "$s" "$root/ecdma/tests/$(printf %02d "$i")-$(basename "$s")"
 done
 [ -d "$top/selftests/vm/data" ] && cp -r "$top/selftests/vm/data" "$root/ecdma/"
+for c in ${extra_copies[@]+"${extra_copies[@]}"}; do
+	src=${c%%:*}
+	dst=$root/${c#*:}
+	[ "$src" != "$c" ] && [ -e "$src" ] ||
+		{ echo "vm.sh: --copy $c: want an existing SRC:DST" >&2; exit 2; }
+	mkdir -p "$(dirname "$dst")"
+	cp -a "$src" "$dst"
+done
 # the fio jobs and make perf's guest runners (perf_smoke.sh and
 # fabric_perf_smoke.sh use them)
 mkdir -p "$root/ecdma/fio"
