@@ -13,6 +13,8 @@
 #   make bench           GF kernels vs ISA-L and lib/raid6 (userspace), the
 #                        kernel engine's scaling over the VM's CPUs, and EC
 #                        over RDMA on Soft-RoCE (ec-send, repair chains)
+#   make check-mdadm     mdadm's own test suite, RAID4/5/6 tests, without and
+#                        with ecdma (VM; KVER: one kernel, default all)
 #   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER;
 #                        PERF_FABRIC=1: also over NVMe-oF)
 #   make install         install the module for the running kernel
@@ -40,7 +42,7 @@ endif
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
-	demo static ecdmactl bench soak perf check-quick
+	demo static ecdmactl bench soak perf check-quick check-mdadm
 
 all: modules
 
@@ -95,6 +97,14 @@ bench:
 # (tools/fio/: jobs, runner, report; results in build/perf/)
 perf:
 	KVER=$(or $(KVER),6.12) tools/fio/perf.sh
+
+# mdadm's tests/ (Debian's source of the installed mdadm, fetched once into
+# $(ECDMA_CACHE)/mdadm-src) on brd in one boot per kernel: ecdma not loaded,
+# then loaded with offload "always" (logs in build/mdadm/)
+check-mdadm:
+	tools/testing/deps.sh --quiet
+	tools/testing/mdadm-tests.sh $(if $(KVER),--kernel $(KVER)) \
+		$(if $(MDADM_TESTS),--tests $(MDADM_TESTS))
 
 soak:
 	tools/testing/soak.sh $(if $(SOAK_MINUTES),--minutes $(SOAK_MINUTES))
