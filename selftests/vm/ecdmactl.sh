@@ -99,11 +99,19 @@ ecdmactl stats | grep -q '^pq ' && ktap_ok stats_table_has_pq ||
 	ktap_fail stats_table_has_pq
 rc set_busy_exit_6 6 ecdmactl set caps/enable_pq 0
 ktap_check set_busy_unchanged test "$(ecdmactl get caps/enable_pq)" = 1
-(dd if=/dev/urandom of=/dev/md0 bs=64k count=128 oflag=direct \
-	2>/dev/null &) ; rc watch_under_load 0 ecdmactl watch -n 2
-wait
+# the load is a job of this shell, so that wait waits for it: a dd still
+# writing makes the stop below fail and leaves md0 to the next script
+dd if=/dev/urandom of=/dev/md0 bs=64k count=128 oflag=direct 2>/dev/null &
+load=$!
+rc watch_under_load 0 ecdmactl watch -n 2
+wait $load
 ecdmactl stats
-mdadm --stop /dev/md0 >/dev/null 2>&1
+n=0
+until mdadm --stop /dev/md0 >/dev/null 2>&1 || [ $n -ge 20 ]; do
+	usleep 200000
+	n=$((n + 1))
+done
+ktap_check md_stopped test ! -e /sys/block/md0/md
 brd_teardown
 modprobe -r raid456 async_raid6_recov async_pq async_xor async_memcpy \
 	async_tx >/dev/null 2>&1
