@@ -68,6 +68,10 @@ journal() {
 	val=$([ "$level" = 5 ] && echo xor_val || echo pq_val)
 
 	brd_setup $((n + 1)) $MIB
+	# No discards on the journal: with them, md's own stop of a
+	# write-back array can deadlock (6.12's brd takes discards; md alone
+	# hangs the same; admin guide, "md's own traps")
+	echo 0 >/sys/block/${j#/dev/}/queue/discard_max_bytes
 	# shellcheck disable=SC2046
 	md_create "$t" --level="$level" --raid-devices=$n --chunk=64 \
 		--assume-clean --write-journal $j $(md_devs 0 $n) ||
