@@ -57,7 +57,10 @@ ecdma_load() {
 
 # ecdma_stat <file>: a counter under the device's stats directory (0 if absent)
 ecdma_stat() {
-	cat "$ECDMA_DEV/stats/$1" 2>/dev/null || echo 0
+	local v
+	# read, not cat: one process less per counter (debug kernel)
+	{ read -r v <"$ECDMA_DEV/stats/$1"; } 2>/dev/null || v=0
+	echo "$v"
 }
 
 # ecdma_ops <op>: operations of type <op> (memcpy, xor, xor_val, pq, pq_val,

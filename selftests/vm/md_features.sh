@@ -22,13 +22,12 @@ feature_fail_readd() {
 	local t=$1 level=$2 n=$3 gen=$4 val=$5 how=$6
 
 	md_snap
-	md_fio "$t" write "$(md_sz 4)" 0 21 && md_fio "$t" verify "$(md_sz 4)" 0 21
+	md_fio "$t" wv "$(md_sz 4)" 0 21
 	md_moved "${t}_write" "$gen" xor
 	mdadm $MD --fail /dev/ram1 >/dev/null 2>&1
 	mdadm $MD --remove /dev/ram1 >/dev/null 2>&1
 	md_snap
-	md_fio "${t}_degraded" write "$(md_sz 2)" "$(md_sz 5)" 22 &&
-		md_fio "${t}_degraded" verify "$(md_sz 2)" "$(md_sz 5)" 22
+	md_fio "${t}_degraded" wv "$(md_sz 2)" "$(md_sz 5)" 22
 	md_fio "${t}_degraded_old" verify "$(md_sz 4)" 0 21
 	md_moved "${t}_degraded" "$gen" xor
 	[ "$how" = add ] && mdadm --zero-superblock /dev/ram1 >/dev/null 2>&1
@@ -92,10 +91,8 @@ knobs() {
 		fi
 		md_snap
 		# 4K writes (RMW candidates) and 128K ones (full stripes)
-		md_fio "${t}_4k" write "$(md_sz 1)" "$off" $seed 4k &&
-			md_fio "${t}_4k" verify "$(md_sz 1)" "$off" $seed 4k
-		md_fio "${t}_128k" write "$(md_sz 2)" "$(md_sz 4)" $seed 128k &&
-			md_fio "${t}_128k" verify "$(md_sz 2)" "$(md_sz 4)" $seed 128k
+		md_fio "${t}_4k" wv "$(md_sz 1)" "$off" $seed 4k
+		md_fio "${t}_128k" wv "$(md_sz 2)" "$(md_sz 4)" $seed 128k
 		md_check "$t"
 		md_moved "$t" "$gen" xor "$val"
 		seed=$((seed + 1))

@@ -81,7 +81,7 @@ journal() {
 	echo 3600 >$MDS/safe_mode_delay
 
 	md_snap
-	md_fio "$t" write "$(md_sz 4)" 0 9 && md_fio "$t" verify "$(md_sz 4)" 0 9
+	md_fio "$t" wv "$(md_sz 4)" 0 9
 	# the copies md does not wait for never reach an engine
 	[ "$(ecdma_ops memcpy)" = "$md_o_memcpy" ] &&
 		ktap_ok "${MODE}_${t}_copies_declined" ||

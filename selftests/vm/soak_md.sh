@@ -11,7 +11,10 @@
 . /ecdma/lib.sh
 
 dur=45
-dsize=24
+# debug-sized members with VM_SCALE (the debug kernel): the same 45 s of
+# load, rebuilds and checks, over less data per rebuild and check
+dsize=$((24 / ${VM_SCALE:-1}))
+[ "$dsize" -ge 8 ] || dsize=8
 if [ -n "${ecdma_soak:-}" ]; then
 	dur=$ecdma_soak
 	dsize=64
