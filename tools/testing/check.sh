@@ -8,7 +8,8 @@
 #
 # check.sh --quick (make check-quick, the edit loop): static checks on the
 # first pinned kernel, the unit tests and its -cpu max lane with half the
-# data (VM_SCALE=2) and the md suite's ecdma runs only (MD_MODES=always).
+# data (VM_SCALE=2) and the md suite's ecdma runs only (MD_MODES=always),
+# the unit tests beside the lane.
 # CHECK_FAIL_FAST=1 stops at the first failing stage or lane (local use;
 # ignored when CI=true).
 set -uo pipefail
@@ -67,7 +68,14 @@ stage "static checks"
 first=$(kernel_tags | head -1)
 run_stage tools/testing/static.sh ${quick:+"$first"}
 
-if [ -f selftests/unit/Makefile ]; then
+unit_log=
+if [ -f selftests/unit/Makefile ] && [ -n "$quick" ] && [ -z "$CHECK_FAIL_FAST" ]; then
+	# beside the one VM lane of --quick, which keeps about one of the
+	# CPUs busy (make check's two lanes at a time keep both busy)
+	unit_log=$(mktemp)
+	run_stage make -s -C selftests/unit run >"$unit_log" 2>&1 &
+	unit_pid=$!
+elif [ -f selftests/unit/Makefile ]; then
 	stage "userspace unit tests (ASan/UBSan)"
 	fail_fast || run_stage make -s -C selftests/unit run
 fi
@@ -84,6 +92,13 @@ if [ "${1:-}" != skip ]; then
 	# to make check
 	tools/testing/vm-tests.sh --counts "$counts" --failures "$failures" \
 		${quick:+"$first:max:VM_SCALE=2 MD_MODES=always"}
+fi
+
+if [ -n "$unit_log" ]; then
+	wait "$unit_pid"
+	stage "userspace unit tests (ASan/UBSan), run beside the VM tests"
+	cat "$unit_log"
+	rm -f "$unit_log"
 fi
 
 stage done
