@@ -18,23 +18,12 @@ phase_s=1
 dsize=$((40 / ${VM_SCALE:-1}))
 [ "$dsize" -ge 10 ] || dsize=10
 
-# ops_sum: OPS = every operation ecdma completed.  No process is forked:
-# under this load on the debug kernel each fork costs about half a
-# second, and the phases are a second long.
-ops_sum() {
-	local op v
-	OPS=0
-	for op in xor xor_val pq pq_val memcpy; do
-		{ read -r v <"$D/stats/${op}_ops"; } 2>/dev/null || v=0
-		OPS=$((OPS + v))
-	done
-}
 
 # phase <attr> <value>: set it under load, hold it, check progress
 phase() {
 	name="load_$(echo "$1" | tr / _)_$2"
-	ops_sum
-	o0=$OPS
+	ecdma_ops_sum
+	o0=$ECDMA_OPS
 	# stderr first, so that a refused write's message lands there
 	if ! echo "$2" 2>/tmp/knob.err >"$D/$1"; then
 		ktap_fail "$name # refused: $(cat /tmp/knob.err)"
@@ -49,13 +38,13 @@ phase() {
 	[ "$1" = stats/reset ] && o0=0
 	# held longer (up to 5 s) while nothing moved yet: a second under
 	# this load is short on the debug kernel
-	ops_sum
-	o1=$OPS
+	ecdma_ops_sum
+	o1=$ECDMA_OPS
 	w=0
 	while [ "$o1" -le "$o0" ] && [ $w -lt 20 ] && kill -0 "$fpid" 2>/dev/null; do
 		usleep 250000
-		ops_sum
-		o1=$OPS
+		ecdma_ops_sum
+		o1=$ECDMA_OPS
 		w=$((w + 1))
 	done
 	more=
@@ -120,13 +109,13 @@ fpid=$!
 # phases begin once ecdma is carrying the load (a phase that starts
 # before then would see no operations and prove nothing)
 w=0
-ops_sum
-while [ $OPS -lt 1000 ] && [ $w -lt 120 ] && kill -0 "$fpid" 2>/dev/null; do
+ecdma_ops_sum
+while [ $ECDMA_OPS -lt 1000 ] && [ $w -lt 120 ] && kill -0 "$fpid" 2>/dev/null; do
 	sleep 1
 	w=$((w + 1))
-	ops_sum
+	ecdma_ops_sum
 done
-ktap_diag "load flowing after ${w} s: $OPS ops"
+ktap_diag "load flowing after ${w} s: $ECDMA_OPS ops"
 
 # Pools grow to desc_max descriptors a channel (4096), more than this
 # load keeps in flight.  desc_max at its least (32) shrinks them under the

@@ -63,6 +63,18 @@ ecdma_stat() {
 	echo "$v"
 }
 
+# ecdma_ops_sum: ECDMA_OPS = every operation ecdma completed (memcpy, xor,
+# xor_val, pq, pq_val), read without forking a process: under md load on
+# the debug kernel each fork can cost half a second
+ecdma_ops_sum() {
+	local op v
+	ECDMA_OPS=0
+	for op in xor xor_val pq pq_val memcpy; do
+		{ read -r v <"$ECDMA_DEV/stats/${op}_ops"; } 2>/dev/null || v=0
+		ECDMA_OPS=$((ECDMA_OPS + v))
+	done
+}
+
 # ecdma_ops <op>: operations of type <op> (memcpy, xor, xor_val, pq, pq_val,
 # interrupt) completed by ecdma over all channels; 0 if not loaded
 ecdma_ops() {

@@ -36,10 +36,8 @@ ktap_ok arrays_created
 dbg=/sys/kernel/debug/ecdma
 f0=$(cat $dbg/faults_injected 2>/dev/null || echo 0)
 echo 97 >$dbg/fault_every_n 2>/dev/null
-ops0=0
-for op in xor xor_val pq pq_val memcpy; do
-	ops0=$((ops0 + $(ecdma_ops $op)))
-done
+ecdma_ops_sum
+ops0=$ECDMA_OPS
 half0=$((dsize * 6 / 2))M
 half1=$((dsize * 3 / 2))M
 # md0: random mixed sizes on the first half, sequential 1M on the second;
@@ -110,10 +108,8 @@ mm0=$(md_check md0)
 mm1=$(md_check md1)
 [ "$mm0" = 0 ] && [ "$mm1" = 0 ] && ktap_ok "final_check_mismatch_0" ||
 	ktap_fail "final_check_mismatch_0 # md0 $mm0 md1 $mm1"
-ops=0
-for op in xor xor_val pq pq_val memcpy; do
-	ops=$((ops + $(ecdma_ops $op)))
-done
+ecdma_ops_sum
+ops=$ECDMA_OPS
 ktap_diag "soak: ${dur}s, ops offloaded $((ops - ops0)), faults $faults, mismatch md0 $mm0 md1 $mm1, rebuilds $rebuilds, checks $checks"
 echo "ECDMA-SOAK duration=$dur ops=$((ops - ops0)) faults=$faults mismatch=$((mm0 + mm1)) rebuilds=$rebuilds checks=$checks"
 [ $ops -gt $ops0 ] && ktap_ok soak_offloaded || ktap_fail soak_offloaded
