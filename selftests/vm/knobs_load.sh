@@ -18,7 +18,6 @@ phase_s=1
 dsize=$((40 / ${VM_SCALE:-1}))
 [ "$dsize" -ge 10 ] || dsize=10
 
-
 # phase <attr> <value>: set it under load, hold it, check progress
 phase() {
 	name="load_$(echo "$1" | tr / _)_$2"
