@@ -41,8 +41,8 @@ feature_fail_readd() {
 	md_wait_sync "${t}_${how}_sync" rebuilt
 	md_snap
 	md_check "$t" && md_moved "${t}_check" "$val"
-	md_fio "${t}_back" verify "$(md_sz 4)" 0 21
-	md_fio "${t}_back_degraded" verify "$(md_sz 2)" "$(md_sz 5)" 22
+	md_fio_verify "${t}_back:$(md_sz 4):0:21" \
+		"${t}_back_degraded:$(md_sz 2):$(md_sz 5):22"
 }
 
 ppl() {

@@ -92,16 +92,16 @@ journal() {
 	# flushes it: the parity is counted over the crash's stop)
 	if md_crash "${t}_replay" $n $j; then
 		md_moved "${t}_write" "$gen" xor
-		md_fio "${t}_replay_old" verify "$(md_sz 4)" 0 9
-		md_fio "${t}_replay" verify "$(md_sz 1)" "$(md_sz 5)" 10
+		md_fio_verify "${t}_replay_old:$(md_sz 4):0:9" \
+			"${t}_replay:$(md_sz 1):$(md_sz 5):10"
 	fi
 
 	mdadm $MD --fail /dev/ram1 >/dev/null 2>&1
 	md_fio "${t}_failed" write "$(md_sz 1)" "$(md_sz 7)" 11
 	if md_crash "${t}_failed_replay" $n $j /dev/ram1; then
 		md_snap
-		md_fio "${t}_degraded_old" verify "$(md_sz 4)" 0 9
-		md_fio "${t}_degraded" verify "$(md_sz 1)" "$(md_sz 7)" 11
+		md_fio_verify "${t}_degraded_old:$(md_sz 4):0:9" \
+			"${t}_degraded:$(md_sz 1):$(md_sz 7):11"
 		md_moved "${t}_degraded_read" "$gen" xor
 	fi
 
@@ -112,9 +112,9 @@ journal() {
 	md_wait_sync "${t}_rebuild" rebuilt && md_moved "${t}_rebuild" "$gen" xor
 	md_snap
 	md_check "$t" && md_moved "${t}_check" "$val"
-	md_fio "${t}_rebuilt" verify "$(md_sz 4)" 0 9
-	md_fio "${t}_rebuilt_replayed" verify "$(md_sz 1)" "$(md_sz 5)" 10
-	md_fio "${t}_rebuilt_degraded" verify "$(md_sz 1)" "$(md_sz 7)" 11
+	md_fio_verify "${t}_rebuilt:$(md_sz 4):0:9" \
+		"${t}_rebuilt_replayed:$(md_sz 1):$(md_sz 5):10" \
+		"${t}_rebuilt_degraded:$(md_sz 1):$(md_sz 7):11"
 
 	md_stop
 	brd_teardown

@@ -109,6 +109,10 @@ md_create() {
 # blocks that read back wrong
 md_fio() {
 	local name=$1 what=$2 size=$3 off=$4 seed=$5 bs=${6:-16k} rc bad
+	if [ "$what" = verify ]; then
+		md_fio_verify "$name:$size:$off:$seed:$bs"
+		return
+	fi
 	set -- --name=md --filename=$MD --rw=randwrite --bs="$bs" \
 		--size="$size" --offset="$off" --randseed="$seed" \
 		--ioengine=psync --direct=1 --eta=never --verify=crc32c \
@@ -121,12 +125,7 @@ md_fio() {
 		ktap_fail "${MODE}_${name}_write # fio rc=$rc"
 		return 1
 	fi
-	if [ "$what" = wv ]; then
-		set -- "$@" --do_verify=1
-	else
-		set -- "$@" --verify_only=1
-	fi
-	fio "$@" --continue_on_error=verify \
+	fio "$@" --do_verify=1 --continue_on_error=verify \
 		--output=/tmp/fio.log >/tmp/fio.err 2>&1
 	rc=$?
 	bad=$(grep -c -E 'verify failed|bad (magic|header)' /tmp/fio.err /tmp/fio.log |
@@ -137,6 +136,57 @@ md_fio() {
 	fi
 	grep -m3 -h -E 'verify' /tmp/fio.err /tmp/fio.log
 	ktap_fail "${MODE}_${name}_verify # $bad bad blocks, fio rc=$rc"
+	return 1
+}
+
+# md_fio_verify <name:size:offset:seed[:bs]>...: md_fio's verify of
+# several regions (each as md_fio wrote it) in one fio run, a job per
+# region after the global options; each region passes or fails on its
+# own, by its job's error count (with continue_on_error fio counts every
+# block that read back wrong and still exits 0)
+md_fio_verify() {
+	local r name size off seed bs rc errs fail=0
+	set -- "$@" --filename=$MD --rw=randwrite --ioengine=psync --direct=1 \
+		--eta=never --verify=crc32c --verify_fatal=0 --verify_dump=0 \
+		--verify_only=1 --continue_on_error=verify
+	# each region from the front to a job at the back
+	while [ "${1#--}" = "$1" ]; do
+		r=$1
+		name=${r%%:*} r=${r#*:}
+		size=${r%%:*} r=${r#*:}
+		off=${r%%:*} r=${r#*:}
+		seed=${r%%:*} bs=16k
+		[ "$r" = "$seed" ] || bs=${r#*:}
+		shift
+		set -- "$@" --name="$name" --size="$size" --offset="$off" \
+			--randseed="$seed" --bs="$bs"
+	done
+	fio "$@" --output=/tmp/fio.log >/tmp/fio.err 2>&1
+	rc=$?
+	for r in "$@"; do
+		case $r in
+		--name=*) name=${r#--name=} ;;
+		--size=*) size=${r#--size=} ;;
+		--offset=*)
+			off=${r#--offset=}
+			# "errors : total=N" in the job's own section
+			errs=$(awk -v j="$name:" '
+				$1 == j && /groupid=/ { job = 1; next }
+				/groupid=/ { job = 0 }
+				job && $1 == "errors" {
+					sub(/.*total=/, ""); sub(/,.*/, ""); print; exit
+				}' /tmp/fio.log)
+			if [ $rc = 0 ] && [ "$errs" = 0 ]; then
+				ktap_ok "${MODE}_${name}_verify # $size at $off"
+			else
+				ktap_fail "${MODE}_${name}_verify # ${errs:-?} bad blocks, fio rc=$rc"
+				fail=1
+			fi
+			;;
+		esac
+	done
+	[ $fail = 0 ] && return 0
+	grep -m3 -h -E 'verify' /tmp/fio.err /tmp/fio.log
 	return 1
 }
 
