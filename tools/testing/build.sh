@@ -38,8 +38,11 @@ tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.symvers' "${srcs[@]}" | tar -C "$out" -xf -
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# every CPU: sparse (C=2) runs once per file, and make check builds for
+# every pinned kernel before the first boot
+jobs=-j$(nproc)
 set +e
-make -C "$kdir" M="$out" "$@" modules 2>&1 | tee "$log" |
+make -C "$kdir" M="$out" "$jobs" "$@" modules 2>&1 | tee "$log" |
 	grep -v -E '^make\[|^  (CC|LD|MODPOST|CHECK|BTF)|Skipping BTF'
 rc=${PIPESTATUS[0]}
 set -e
@@ -60,7 +63,7 @@ if [ -f "$src/drivers/dma/dmatest.c" ]; then
 	mkdir -p "$out/ext"
 	cp "$src/drivers/dma/dmatest.c" "$src/crypto/async_tx/raid6test.c" "$out/ext/"
 	printf 'obj-m += dmatest.o raid6test.o\n' >"$out/ext/Kbuild"
-	if ! make -C "$kdir" M="$out/ext" modules >"$log" 2>&1; then
+	if ! make -C "$kdir" M="$out/ext" "$jobs" modules >"$log" 2>&1; then
 		cat "$log" >&2
 		echo "build.sh: dmatest/raid6test build for $abi failed" >&2
 		exit 1

@@ -73,11 +73,11 @@ if [ -f selftests/unit/Makefile ] && [ -n "$quick" ] && [ -z "$CHECK_FAIL_FAST" 
 	# beside the one VM lane of --quick, which keeps about one of the
 	# CPUs busy (make check's two lanes at a time keep both busy)
 	unit_log=$(mktemp)
-	run_stage make -s -C selftests/unit run >"$unit_log" 2>&1 &
+	run_stage make -s -j"$(nproc)" -C selftests/unit run >"$unit_log" 2>&1 &
 	unit_pid=$!
 elif [ -f selftests/unit/Makefile ]; then
 	stage "userspace unit tests (ASan/UBSan)"
-	fail_fast || run_stage make -s -C selftests/unit run
+	fail_fast || run_stage make -s -j"$(nproc)" -C selftests/unit run
 fi
 
 stage "VM tests"
