@@ -349,9 +349,13 @@ static void ecdma_policy_decide(struct ecdma_front *front)
 	front->ab_keep = keep;
 	/* per slot: each state had two */
 	front->ab_level = (keep ? in : out) / 2;
-	WRITE_ONCE(front->ab_slot, 0);
 	front->ab_wait = 0;
+	/*
+	 * The verdict's table first: a reader of offload_state that sees no
+	 * trial running sees the state it left, not the last slot's.
+	 */
 	ecdma_policy_table(front, !keep);
+	WRITE_ONCE(front->ab_slot, 0);
 }
 
 /*
