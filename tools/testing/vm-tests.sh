@@ -102,9 +102,14 @@ run_one() {
 	elif [ "$tag" = debug ]; then
 		# debug-sized data (VM_SCALE), md's control runs on the stock
 		# kernels only (MD_MODES); selftests/vm/debug-skip.list says
-		# what does not run here and why
+		# what does not run here and why.  no5lvl: with -cpu max's
+		# LA57, an interrupt taken while identify_cpu() refills the
+		# boot CPU's feature bits makes KASAN see 4-level bounds and
+		# report the 5-level direct map as a wild access (seen once,
+		# at 0.002 s of a boot on an overloaded host, before any
+		# module): 4-level paging here, as on most hosts
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" \
-			--timeout 4800 --append "VM_SCALE=4 MD_MODES=always $append" \
+			--timeout 4800 --append "VM_SCALE=4 MD_MODES=always no5lvl $append" \
 			-- "${debug[@]}" selftests/vm/kmemleak.sh
 	else
 		# about 12 minutes alone, more beside another boot
