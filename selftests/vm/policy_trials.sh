@@ -31,6 +31,19 @@ field() {
 	tr ' ' '\n' <"$D/offload_state" | sed -n "s/^$1=//p"
 }
 
+# fio_stop <name> <note>: stop the background fio $fpid (SIGINT: fio ends
+# its jobs and reports) or collect it if it ended; ok when its log
+# /tmp/fio-<name>.log shows no job error
+fio_stop() {
+	local rc
+	kill -INT "$fpid" 2>/dev/null
+	wait "$fpid"
+	rc=$?
+	grep -q 'err= 0:' "/tmp/fio-$1.log" && ! grep -q 'err= [1-9]' "/tmp/fio-$1.log" &&
+		ktap_ok "trials_fio_$1 # $2" ||
+		{ cat "/tmp/fio-$1.log"; ktap_fail "trials_fio_$1 # rc=$rc"; }
+}
+
 brd_setup 4 64
 mdadm --create /dev/md0 --run --quiet --level=5 --raid-devices=4 \
 	--chunk=64 --assume-clean --bitmap=none /dev/ram0 /dev/ram1 \
@@ -75,13 +88,7 @@ n1=$(ops)
 nst=$(cat "$D/offload_state")
 alive=0
 kill -0 "$fpid" 2>/dev/null && alive=1
-# stopped by us (SIGINT: fio ends its jobs and reports) or ended early
-kill -INT "$fpid" 2>/dev/null
-wait "$fpid"
-frc=$?
-grep -q 'err= 0:' /tmp/fio-rmw.log && ! grep -q 'err= [1-9]' /tmp/fio-rmw.log &&
-	ktap_ok "trials_fio_rmw # fio running $alive" ||
-	{ cat /tmp/fio-rmw.log; ktap_fail "trials_fio_rmw # rc=$frc"; }
+fio_stop rmw "fio running $alive"
 
 # "auto" under full-stripe writes (192 KiB: 3 data chunks, XOR): trials
 # run and switch the table.  Full stripes move six times the sectors of
@@ -92,7 +99,7 @@ grep -q 'err= 0:' /tmp/fio-rmw.log && ! grep -q 'err= [1-9]' /tmp/fio-rmw.log &&
 echo auto >"$D/offload"
 fio --name=trials --filename=/dev/md0 --rw=write --bs=192k --size=96M \
 	--ioengine=libaio --iodepth=8 --direct=1 --time_based --runtime=120 \
-	--eta=never --output=/tmp/fio-trials.log >/dev/null 2>&1 &
+	--eta=never --output=/tmp/fio-write.log >/dev/null 2>&1 &
 fpid=$!
 # Follow auto's trials while the load lasts: from each verdict (kept moved
 # or not) the pace the next trial must come at: the usual 4 s after the
@@ -148,13 +155,7 @@ while kill -0 "$fpid" 2>/dev/null && [ "$up" -lt $end ] &&
 	usleep 100000
 	now
 done
-# stopped by us (SIGINT: fio ends its jobs and reports) or done by itself
-kill -INT "$fpid" 2>/dev/null
-wait "$fpid"
-frc=$?
-grep -q 'err= 0:' /tmp/fio-trials.log && ! grep -q 'err= [1-9]' /tmp/fio-trials.log &&
-	ktap_ok "trials_fio_write # auto followed $((up + 60 - end)) s" ||
-	{ cat /tmp/fio-trials.log; ktap_fail "trials_fio_write # rc=$frc"; }
+fio_stop write "auto followed $((up + 60 - end)) s"
 # out of the table: under 5% of what the same 2 s brought in it
 msg="always: $((a1 - a0)) ops in 2 s, never: $((n1 - n0)) in 2 s, fio running $alive, $nst"
 case "$nst" in *table=withdrawn*) out=1 ;; *) out=0 ;; esac
