@@ -6,12 +6,24 @@
 ktap_n=0
 ktap_failed=0
 
+# VM_TIMES=1 on the kernel command line: each result line follows a
+# "# time <uptime>" line, for per-test timings (the uptime read forks
+# nothing, so it costs the tests no time)
+ktap_time() {
+	local up rest
+	[ -n "${VM_TIMES:-}" ] || return 0
+	read -r up rest </proc/uptime
+	echo "# time $up"
+}
+
 ktap_ok() {
+	ktap_time
 	ktap_n=$((ktap_n + 1))
 	echo "ok $ktap_n $*"
 }
 
 ktap_fail() {
+	ktap_time
 	ktap_n=$((ktap_n + 1))
 	ktap_failed=$((ktap_failed + 1))
 	echo "not ok $ktap_n $*"
@@ -20,6 +32,7 @@ ktap_fail() {
 ktap_skip() {
 	name=$1
 	shift
+	ktap_time
 	ktap_n=$((ktap_n + 1))
 	echo "ok $ktap_n $name # SKIP $*"
 }
