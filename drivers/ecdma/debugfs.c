@@ -214,6 +214,9 @@ static int calibration_show(struct seq_file *m, void *v)
 		}
 		seq_printf(m, "nt_write %u\n", cal.nt_wr);
 	}
+	/* outputs written within the window count as cached: no NT */
+	seq_printf(m, "llc %llu\nreuse_window %llu\n", cal.llc,
+		   cal.reuse_window);
 	for (pq = 1; pq >= 0; pq--) {
 		unsigned int lib;
 		enum ecdma_cpu_path p = ecdma_prov_cpu_path(pq, &lib);

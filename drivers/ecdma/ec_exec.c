@@ -100,6 +100,8 @@ struct xc_dec {
  * @out_alias: some output is the same block as some input
  * @xor_alias: with @ones: the input that is the output, XC_ALIAS_NONE or
  *	XC_ALIAS_MANY
+ * @cached: the outputs are taken to be in the cache (ecdma_gf_reused()):
+ *	the policy's fast paths for cached outputs, and no NT stores
  * @result: VALIDATE mismatch bits so far
  */
 struct xc_plan {
@@ -118,6 +120,7 @@ struct xc_plan {
 	bool ones;
 	bool out_alias;
 	int xor_alias;
+	bool cached;
 	u32 result;
 };
 
@@ -151,6 +154,7 @@ struct xc_plan {
  * @ndec: decode cache entries
  * @dec_next: next victim
  * @dec: the decode cache
+ * @reuse: where the context wrote lately, for the store choice
  * @p: current plan
  * @st: counters
  */
@@ -183,6 +187,7 @@ struct ecdma_ec_xctx {
 	int ndec;
 	int dec_next;
 	struct xc_dec dec[ECDMA_EC_DEC_CACHE];
+	struct ecdma_gf_reuse reuse;
 	struct xc_plan p;
 	struct ecdma_ec_exec_stats st;
 };
@@ -368,6 +373,8 @@ struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 	x->hooks = cfg->hooks;
 	x->pol.fast_pq = ECDMA_GF_CLS_ALL;
 	x->pol.fast_xor = ECDMA_GF_CLS_ALL;
+	x->pol.fast_pq_cold = ECDMA_GF_CLS_ALL;
+	x->pol.fast_xor_cold = ECDMA_GF_CLS_ALL;
 	for (i = 0; i < x->ndec; i++)
 		x->dec[i].nerr = -1;
 	algo->prep(x->matrix, x->k, x->m, x->enc_tbls);
@@ -702,9 +709,24 @@ int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 	x->p.wr = wr;
 	x->wr_tbls_algo = NULL;
 	ret = xc_plan(x, wr);
-	if (ret)
+	if (ret) {
 		xc_finish(x, ret);
-	return ret;
+		return ret;
+	}
+	/*
+	 * Once per request, as its pieces may run on other executors.  An
+	 * output that is also an input (UPDATE's code blocks) or that is
+	 * accumulated into is read by the request itself; a page is cheap to
+	 * keep and md reads its parity again soon: all taken as cached.
+	 */
+	x->p.cached = true;
+	if (x->p.kind == XC_GEMM && !x->p.accumulate && x->p.nout &&
+	    ecdma_gf_cls(x->p.len) != ECDMA_GF_CLS_4K)
+		x->p.cached = ecdma_gf_reused(&x->reuse, x->pol.reuse_window,
+					      x->out[0],
+					      (u64)(x->p.nin + x->p.nout) *
+					      x->p.len) || x->p.out_alias;
+	return 0;
 }
 
 /**
@@ -807,10 +829,12 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	const struct ecdma_ec_exec_hooks *h = x->hooks;
 	struct xc_plan *p = &x->p;
 	unsigned int cls = BIT(ecdma_gf_cls(p->len));
+	u8 fast_pq = p->cached ? x->pol.fast_pq : x->pol.fast_pq_cold;
+	u8 fast_xor = p->cached ? x->pol.fast_xor : x->pol.fast_xor_cold;
 	int i, cnt, s, alias;
 	void *dest;
 
-	if (p->pq && h->pq && (x->pol.fast_pq & cls) &&
+	if (p->pq && h->pq && (fast_pq & cls) &&
 	    !(real && p->out_alias)) {
 		for (i = 0; i < p->nin; i++)
 			x->ptrs[i] = (void *)(x->in[i] + ioff);
@@ -824,12 +848,12 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		x->st.fast_pq_bytes += (u64)n * (p->nin + 2);
 		return n;
 	}
-	if (p->q && h->pq && !acc && (x->pol.fast_pq & cls) &&
+	if (p->q && h->pq && !acc && (fast_pq & cls) &&
 	    !(real && p->out_alias))
 		return xc_fast_q(x, ioff, outs[0] + ooff, n);
 
 	alias = real ? p->xor_alias : XC_ALIAS_NONE;
-	if (!p->ones || !h->xor || !h->xor_max || !(x->pol.fast_xor & cls) ||
+	if (!p->ones || !h->xor || !h->xor_max || !(fast_xor & cls) ||
 	    alias == XC_ALIAS_MANY || (acc && alias >= 0))
 		return 0;
 	dest = outs[0] + ooff;
@@ -894,7 +918,7 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	if (!acc)
 		flags = real ? ecdma_gf_flags(p->len, false, x->pol.nt_min,
 					      x->pol.nt_kmin[xc_kind(p)],
-					      p->nin) : 0;
+					      p->nin, p->cached) : 0;
 	if (algo->fpu && (flags & ECDMA_GF_NT))
 		x->st.nt_bytes += bytes;
 	for (i = 0; i < p->nin; i++)

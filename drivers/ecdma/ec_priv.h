@@ -90,20 +90,31 @@ struct ecdma_ec_exec_cfg {
  * @nt_min: blocks of at least this many bytes are written with
  *	non-temporal stores (ECDMA_GF_NT); 0: only as @nt_kmin says
  * @fast_pq: bit c (enum ecdma_gf_cls): use hooks->pq where it fits for
- *	blocks of class c
+ *	blocks of class c whose outputs are taken to be in the cache
  * @fast_xor: bit c: use hooks->xor where it fits for blocks of class c
+ *	whose outputs are taken to be in the cache
  * @nt_kmin: [enum ecdma_gf_kind][enum ecdma_gf_cls]: blocks of class c
  *	are written with non-temporal stores from this many inputs on
  *	(ecdma_gf_flags()); 0: never
+ * @reuse_window: outputs the context wrote less than this many bytes of
+ *	its traffic ago are taken as cached and never get NT stores
+ *	(ecdma_gf_reused()); 0: none is
+ * @fast_pq_cold: as @fast_pq, for outputs that are not (the rest)
+ * @fast_xor_cold: as @fast_xor, for outputs that are not
  *
  * None of it changes results, only speed; ecdma_ec_exec_init() starts
- * with both fast paths for every class and no NT stores.
+ * with both fast paths for every class and no NT stores.  Blocks up to
+ * 4 KiB, outputs that are also inputs, accumulated ones and VALIDATE's
+ * scratch are always taken to be in the cache.
  */
 struct ecdma_ec_exec_policy {
 	u32 nt_min;
 	u8 fast_pq;
 	u8 fast_xor;
 	u8 nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
+	u64 reuse_window;
+	u8 fast_pq_cold;
+	u8 fast_xor_cold;
 };
 
 /**

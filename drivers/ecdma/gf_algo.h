@@ -113,6 +113,7 @@ enum ecdma_gf_kind {
  * @nt_kmin: per class (ecdma_gf_cls()): NT stores from this many inputs
  *	on (0: never); NULL for none
  * @nin: inputs
+ * @cached: the outputs are taken to be in the cache (ecdma_gf_reused())
  *
  * Never NT when accumulating: the outputs are read first anyway, so there
  * is no read-for-ownership to save, and NT stores would push the just-read
@@ -120,12 +121,15 @@ enum ecdma_gf_kind {
  * ran at 0.3x with them).  The number of inputs matters because NT
  * stores send every output to memory even when the inputs are in the
  * cache: with few inputs per output the memory's write bandwidth caps
- * them (gf_cal.c).
+ * them (gf_cal.c).  Never NT for outputs in the cache (@cached): the
+ * next reader would go to memory for them.  A fixed @nt_min (the CPU
+ * provider's nt_threshold set to a number) is obeyed as set.
  *
  * Return: ECDMA_GF_* flags.
  */
 static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
-					  const u8 *nt_kmin, int nin)
+					  const u8 *nt_kmin, int nin,
+					  bool cached)
 {
 	unsigned int kmin;
 
@@ -133,8 +137,69 @@ static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
 		return ECDMA_GF_ACC;
 	if (nt_min && len >= nt_min)
 		return ECDMA_GF_NT;
+	if (cached)
+		return 0;
 	kmin = nt_kmin ? nt_kmin[ecdma_gf_cls(len)] : 0;
 	return kmin && nin >= (int)kmin ? ECDMA_GF_NT : 0;
+}
+
+/*
+ * Are a request's outputs still in the cache?  NT stores pay on outputs
+ * that are not (no read for ownership of their lines) and lose up to 3x
+ * on outputs that are, and the block size does not tell which.  The
+ * engine cannot ask the cache, but it knows where it wrote: outputs it
+ * wrote less than a window of its own traffic ago (about the size of the
+ * last-level cache) are taken as cached, the way glibc's memcpy keeps
+ * regular stores below a threshold derived from the shared cache.  One
+ * small table per execution context of the last requests' first
+ * outputs; a wrong guess costs speed, never a result.
+ */
+#define ECDMA_GF_REUSE_SLOTS	16
+
+/**
+ * struct ecdma_gf_reuse - where an execution context wrote lately
+ * @pos: bytes read and written by the context so far
+ * @addr: [slot]: first output block of a request (0: none)
+ * @at: [slot]: @pos when that request started
+ */
+struct ecdma_gf_reuse {
+	u64 pos;
+	unsigned long addr[ECDMA_GF_REUSE_SLOTS];
+	u64 at[ECDMA_GF_REUSE_SLOTS];
+};
+
+/**
+ * ecdma_gf_reused() - note a request, and whether its outputs are cached
+ * @r: the context's table
+ * @window: bytes of traffic within which outputs count as cached; 0:
+ *	never
+ * @out: the request's first output block
+ * @bytes: bytes the request reads and writes
+ *
+ * Return: true when @out was the first output of a request less than
+ * @window bytes ago and this request itself fits in @window.
+ */
+static inline bool ecdma_gf_reused(struct ecdma_gf_reuse *r, u64 window,
+				   const void *out, u64 bytes)
+{
+	unsigned long a = (unsigned long)out;
+	unsigned int i, old = 0;
+	bool hot;
+
+	/* any slot holds any address; a new one takes a free or the oldest */
+	for (i = 0; i < ECDMA_GF_REUSE_SLOTS; i++) {
+		if (r->addr[i] == a)
+			break;
+		if (r->addr[old] && (!r->addr[i] || r->at[i] < r->at[old]))
+			old = i;
+	}
+	if (i == ECDMA_GF_REUSE_SLOTS)
+		i = old;
+	hot = r->addr[i] == a && r->pos - r->at[i] < window;
+	r->addr[i] = a;
+	r->at[i] = r->pos;
+	r->pos += bytes;
+	return hot && bytes < window;
 }
 
 /*

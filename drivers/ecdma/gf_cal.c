@@ -10,7 +10,9 @@
  * cache), ECDMA_GF_CAL_DISKS data blocks, called the way the executor
  * calls it (pieces, one FPU section each).  Rounds interleave the
  * candidates, so a slow moment hits all of them alike, and each keeps its
- * best; the choice per class is the best geometric mean of hot and cold.
+ * best.  The engine tells per request whether its outputs are cached
+ * (ecdma_gf_reused()), so the choices for cached outputs follow the hot
+ * numbers and the others the cold ones.
  *
  * NT stores send every output to memory, even when the inputs come from
  * the cache, so when the outputs are written faster than memory takes
@@ -249,16 +251,13 @@ void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
 	int c;
 
 	memset(cal, 0, sizeof(*cal));
+	cal->reuse_window = ecdma_gf_reuse_window(0);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
 		cal->block[c] = cal_block[c];
 	cal->lib_pq = ECDMA_GF_CLS_ALL;
 	cal->lib_xor = ECDMA_GF_CLS_ALL;
-}
-
-/* geometric mean, squared: compares like the mean without a root */
-static u64 cal_score(const u32 *hc)
-{
-	return (u64)hc[0] * hc[1];
+	cal->lib_pq_cold = ECDMA_GF_CLS_ALL;
+	cal->lib_xor_cold = ECDMA_GF_CLS_ALL;
 }
 
 /* m0 * S / (g * W), rounded up (file comment); 1 without W, 255 at most */
@@ -275,13 +274,30 @@ static u8 cal_kmin(const struct ecdma_gf_cal *cal, int kind, u32 (*m)[2])
 }
 
 /**
+ * ecdma_gf_reuse_window() - how much traffic an output stays cached for
+ * @llc: bytes of the last-level cache; 0: unknown
+ *
+ * Three quarters of it, as glibc's non-temporal threshold takes of the
+ * shared cache: the inputs and other users share it too.
+ *
+ * Return: bytes.
+ */
+u64 ecdma_gf_reuse_window(u64 llc)
+{
+	return llc ? llc / 4 * 3 : ECDMA_GF_REUSE_DEFAULT;
+}
+
+/**
  * ecdma_gf_cal_decide() - choose from the measurements
  * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
  *
- * Per class and kind: NT stores when the GF algo's geometric mean of hot
- * and cold is higher with them, from @nt_kmin inputs on;
- * lib/raid6 or xor_blocks() when measured and at least as good as the GF
- * algo's better store kind.
+ * Per class and kind, for outputs in the cache: lib/raid6 or
+ * xor_blocks() when measured and at least as fast hot as the GF algo with
+ * regular stores.  For the others: NT stores when the GF algo is faster
+ * with them cold, from @nt_kmin inputs on, lib/raid6 or xor_blocks()
+ * when at least as fast cold as the GF algo with that store kind; for 4
+ * KiB blocks as for cached ones (the engine takes them all as cached: a
+ * page is cheap to keep and md's parity is read again soon).
  */
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 {
@@ -289,26 +305,36 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 
 	cal->lib_pq = 0;
 	cal->lib_xor = 0;
+	cal->lib_pq_cold = 0;
+	cal->lib_xor_cold = 0;
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		cal->nt[kind] = 0;
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
 			u32 (*m)[2] = cal->mbps[c][kind];
-			u64 reg = cal_score(m[ECDMA_GF_CAL_REG]);
-			u64 nt = cal_score(m[ECDMA_GF_CAL_NT]);
-			u64 lib = cal_score(m[ECDMA_GF_CAL_LIB]);
-			bool use_lib = lib && lib >= max(reg, nt);
+			const u32 *lib = m[ECDMA_GF_CAL_LIB];
+			bool nt = c != ECDMA_GF_CLS_4K &&
+				  m[ECDMA_GF_CAL_NT][1] > m[ECDMA_GF_CAL_REG][1];
+			u32 gf_cold = m[nt ? ECDMA_GF_CAL_NT :
+					ECDMA_GF_CAL_REG][1];
+			bool hot = lib[0] && lib[0] >= m[ECDMA_GF_CAL_REG][0];
+			/* the engine takes every 4 KiB output as cached */
+			bool cold = c == ECDMA_GF_CLS_4K ? hot :
+				    lib[1] && lib[1] >= gf_cold;
 
-			if (nt > reg) {
+			if (nt) {
 				cal->nt[kind] |= BIT(c);
 				cal->nt_kmin[kind][c] = cal_kmin(cal, kind, m);
 			} else {
 				cal->nt_kmin[kind][c] = 0;
 			}
-			if (use_lib && kind == ECDMA_GF_KIND_PQ)
-				cal->lib_pq |= BIT(c);
-			if (use_lib && kind == ECDMA_GF_KIND_XOR)
-				cal->lib_xor |= BIT(c);
+			if (kind == ECDMA_GF_KIND_PQ) {
+				cal->lib_pq |= hot ? BIT(c) : 0;
+				cal->lib_pq_cold |= cold ? BIT(c) : 0;
+			} else if (kind == ECDMA_GF_KIND_XOR) {
+				cal->lib_xor |= hot ? BIT(c) : 0;
+				cal->lib_xor_cold |= cold ? BIT(c) : 0;
+			}
 		}
 	}
 }
@@ -338,6 +364,8 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 	ecdma_gf_cal_init(cal);
 	if (!env->now_ns || !env->flush)
 		return -EINVAL;
+	cal->llc = env->llc;
+	cal->reuse_window = ecdma_gf_reuse_window(env->llc);
 	/* P = sum D_i, Q = sum 2^i D_i; RS(8,4) Cauchy */
 	for (i = 0; i < ECDMA_GF_CAL_DISKS; i++) {
 		mat[i * 2] = 1;

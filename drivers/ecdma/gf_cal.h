@@ -25,6 +25,13 @@
 /* its table scratch: P+Q and RS(8,4) tables of any algo */
 #define ECDMA_GF_CAL_TBL_BYTES	\
 	((2 + ECDMA_GF_CAL_OUTS) * ECDMA_GF_CAL_DISKS * ECDMA_GF_NIBBLE_TBL_BYTES)
+/*
+ * The reuse window when the CPU reports no cache sizes: about a small
+ * server's L3.  Too small a window only costs NT stores their gain on
+ * outputs that are not cached.
+ */
+#define ECDMA_GF_REUSE_DEFAULT	(8ULL << 20)
+
 /* rounds at most; each round measures every candidate once */
 #define ECDMA_GF_CAL_ROUNDS	3
 
@@ -57,6 +64,7 @@ enum ecdma_gf_cal_way {
  * @xor_max: most sources @xor_lib takes at once
  * @piece: bytes of all blocks per call, as the executor splits a request
  *	over its sections (xc_range()); 0: whole blocks
+ * @llc: bytes of the last-level cache (ecdma_simd_llc_bytes()); 0: unknown
  * @max_ns: no new round starts after this long (the first always runs)
  * @resched: called between measurements (cond_resched()), or NULL
  */
@@ -69,6 +77,7 @@ struct ecdma_gf_cal_env {
 			void **srcs);
 	unsigned int xor_max;
 	size_t piece;
+	u64 llc;
 	u64 max_ns;
 	void (*resched)(void);
 };
@@ -80,17 +89,25 @@ struct ecdma_gf_cal_env {
  * @block: the block size measured for each class
  * @mbps: [class][kind][way][0: hot, 1: cold]: best MB/s of data
  *	(ECDMA_GF_CAL_DISKS blocks) over the rounds; 0: not measured
- * @lib_pq: bit c: lib/raid6 computes exact P+Q of class c
- * @lib_xor: bit c: xor_blocks() computes XOR of class c
+ * @lib_pq: bit c: lib/raid6 computes exact P+Q of class c when the
+ *	outputs are in the cache (ecdma_gf_reused())
+ * @lib_xor: bit c: xor_blocks() computes XOR of class c, outputs cached
+ * @lib_pq_cold: as @lib_pq, for outputs that are not
+ * @lib_xor_cold: as @lib_xor, for outputs that are not
  * @nt: [kind]: bit c: for the measured shape, the GF algo is better off
  *	writing blocks of class c with non-temporal stores
  * @nt_wr: MB/s the GF algo writes with NT stores while its input is in
  *	the cache (a copy); 0: not measured
  * @nt_kmin: [kind][class]: NT stores from this many inputs on
  *	(ecdma_gf_flags()); 0 where @nt is clear
+ * @llc: @env's last-level cache, bytes; 0: unknown
+ * @reuse_window: outputs written less than this many bytes of traffic
+ *	ago are taken as cached (ecdma_gf_reused())
  *
- * Every choice is the candidate with the best geometric mean of its hot
- * and cold throughput (ecdma_gf_cal_decide()).
+ * The engine tells per request whether the outputs are in the cache
+ * (ecdma_gf_reused()), so every choice is made twice, on the hot
+ * measurements for those that are and on the cold ones for the rest
+ * (ecdma_gf_cal_decide()).
  */
 struct ecdma_gf_cal {
 	bool done;
@@ -99,9 +116,13 @@ struct ecdma_gf_cal {
 	u32 mbps[ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR][ECDMA_GF_CAL_WAYS][2];
 	u8 lib_pq;
 	u8 lib_xor;
+	u8 lib_pq_cold;
+	u8 lib_xor_cold;
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
 	u8 nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
+	u64 llc;
+	u64 reuse_window;
 };
 
 extern const char *const ecdma_gf_cls_names[ECDMA_GF_CLS_NR];
@@ -113,5 +134,6 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 		       const struct ecdma_gf_cal_env *env, u8 *buf, u8 *tbls,
 		       struct ecdma_gf_cal *cal);
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal);
+u64 ecdma_gf_reuse_window(u64 llc);
 
 #endif /* _ECDMA_GF_CAL_H */

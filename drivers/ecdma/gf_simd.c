@@ -13,6 +13,16 @@
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
+#include <asm/processor.h>
+
+static void simd_cpuid(u32 leaf, u32 sub, u32 *r)
+{
+	if (leaf >= 0x80000000 ? leaf > cpuid_eax(0x80000000) :
+				 leaf > cpuid_eax(0))
+		memset(r, 0, 4 * sizeof(*r));
+	else
+		cpuid_count(leaf, sub, &r[0], &r[1], &r[2], &r[3]);
+}
 
 /**
  * ecdma_simd_has() - can this CPU and the OS run these SIMD extensions?
@@ -64,7 +74,56 @@ bool ecdma_simd_has(unsigned int feats)
 	xcr0 = ((u64)hi << 32) | lo;
 	return (xcr0 & xmask) == xmask;
 }
+
+static void simd_cpuid(u32 leaf, u32 sub, u32 *r)
+{
+	if (!__get_cpuid_count(leaf, sub, &r[0], &r[1], &r[2], &r[3]))
+		memset(r, 0, 4 * sizeof(*r));
+}
 #endif
+
+/*
+ * The largest data or unified cache of the deterministic cache leaf @leaf
+ * (4 on Intel, 0x8000001d on AMD: the same layout), in bytes; 0 if none.
+ */
+static u64 simd_leaf_cache(u32 leaf)
+{
+	u64 best = 0;
+	u32 r[4], sub;
+
+	for (sub = 0; sub < 16; sub++) {
+		u32 type;
+		u64 size;
+
+		simd_cpuid(leaf, sub, r);
+		type = r[0] & 0x1f;
+		if (!type)
+			break;
+		if (type == 2)		/* instruction cache */
+			continue;
+		size = (u64)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) *
+		       ((r[1] & 0xfff) + 1) * ((u64)r[2] + 1);
+		best = max(best, size);
+	}
+	return best;
+}
+
+/**
+ * ecdma_simd_llc_bytes() - the last-level cache the CPU reports
+ *
+ * CPUID's deterministic cache parameters (leaf 4, or AMD's 0x8000001d),
+ * the way the kernel's cacheinfo and glibc read them: the largest data or
+ * unified cache, shared or not.  The store policy derives the window in
+ * which an output it wrote is taken as still cached from it.
+ *
+ * Return: bytes, or 0 when the CPU does not say.
+ */
+u64 ecdma_simd_llc_bytes(void)
+{
+	u64 llc = simd_leaf_cache(4);
+
+	return llc ? llc : simd_leaf_cache(0x8000001d);
+}
 
 /**
  * ecdma_gf_affine_matrix() - multiplication by @c as a vgf2p8affineqb matrix

@@ -27,6 +27,7 @@
 #include "prov_cpu.h"
 #include "gf_algo.h"
 #include "gf_cal.h"
+#include "gf_simd.h"
 
 /* no new round of measurements after this long (emulated CPUs: one) */
 #define CAL_MAX_NS	(20 * NSEC_PER_MSEC)
@@ -39,9 +40,10 @@ const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
 
 /*
  * Guards ecdma_cpu_cal, ecdma_cpu_cal_algo, ecdma_cpu_path_set and the
- * writes of ecdma_cpu_lib, ecdma_cpu_nt_kmin and ecdma_cpu_nt_fixed.
- * Executors read those three without it (READ_ONCE, once per section): a
- * change applies from the next section.
+ * writes of ecdma_cpu_lib, ecdma_cpu_lib_cold, ecdma_cpu_nt_kmin,
+ * ecdma_cpu_nt_fixed and ecdma_cpu_reuse_window.  Executors read those
+ * without it (READ_ONCE, once per section): a change applies from the
+ * next section.
  */
 static DEFINE_MUTEX(ecdma_cpu_cal_lock);
 static struct ecdma_gf_cal ecdma_cpu_cal;
@@ -50,10 +52,14 @@ static const char *ecdma_cpu_cal_algo;
 static enum ecdma_cpu_path ecdma_cpu_path_set[2];
 /* [pq]: bit c: lib/raid6 (1) or xor_blocks() (0) computes class c */
 static u8 ecdma_cpu_lib[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
+/* [pq]: the same, for outputs that are not in the cache */
+static u8 ecdma_cpu_lib_cold[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
 /* [kind][class]: NT stores from this many inputs on, as calibrated */
 static u8 ecdma_cpu_nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
 /* nt_threshold was set to a number: it decides, not the calibration */
 static bool ecdma_cpu_nt_fixed;
+/* the calibration's reuse window (ecdma_gf_reused()) */
+static u64 ecdma_cpu_reuse_window = ECDMA_GF_REUSE_DEFAULT;
 
 static u64 ecdma_cpu_cal_now(void)
 {
@@ -97,40 +103,59 @@ static void ecdma_cpu_apply(void)
 	int pq, kind, cls;
 
 	for (pq = 0; pq < 2; pq++) {
-		u8 lib;
+		u8 lib, cold;
 
 		switch (ecdma_cpu_path_set[pq]) {
 		case ECDMA_CPU_PATH_LIB:
 			lib = ECDMA_GF_CLS_ALL;
+			cold = lib;
 			break;
 		case ECDMA_CPU_PATH_GF:
 			lib = 0;
+			cold = 0;
 			break;
 		default:
 			/* unmeasured: ecdma_gf_cal_init() chose the kernel's */
 			lib = pq ? c->lib_pq : c->lib_xor;
+			cold = pq ? c->lib_pq_cold : c->lib_xor_cold;
 			break;
 		}
 		WRITE_ONCE(ecdma_cpu_lib[pq], lib);
+		WRITE_ONCE(ecdma_cpu_lib_cold[pq], cold);
 	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		for (cls = 0; cls < ECDMA_GF_CLS_NR; cls++)
 			WRITE_ONCE(ecdma_cpu_nt_kmin[kind][cls],
 				   c->nt_kmin[kind][cls]);
+	WRITE_ONCE(ecdma_cpu_reuse_window, c->reuse_window);
 }
 
-/* "4k:gf 64k:gf big:lib", or one word when every class agrees */
+/*
+ * "4k:gf 64k:gf big:lib", or one word when every class agrees; a class
+ * whose cached and uncached outputs differ reads "gf/lib" (@mask's word,
+ * then @cold's)
+ */
 static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
-			     const char *yes, const char *no)
+			     unsigned int cold, const char *yes,
+			     const char *no)
 {
+	char one[ECDMA_GF_CLS_NR][16];
 	int c, len = 0;
 
-	if (!mask || mask == ECDMA_GF_CLS_ALL)
-		return scnprintf(buf, size, "%s", mask ? yes : no);
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		const char *h = mask & BIT(c) ? yes : no;
+
+		if (!(mask & BIT(c)) == !(cold & BIT(c)))
+			scnprintf(one[c], sizeof(one[c]), "%s", h);
+		else
+			scnprintf(one[c], sizeof(one[c]), "%s/%s", h,
+				  cold & BIT(c) ? yes : no);
+	}
+	if (!strcmp(one[0], one[1]) && !strcmp(one[1], one[2]))
+		return scnprintf(buf, size, "%s", one[0]);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
 		len += scnprintf(buf + len, size - len, "%s%s:%s",
-				 c ? " " : "", ecdma_gf_cls_names[c],
-				 mask & BIT(c) ? yes : no);
+				 c ? " " : "", ecdma_gf_cls_names[c], one[c]);
 	return len;
 }
 
@@ -160,7 +185,7 @@ static int ecdma_cpu_nt_kmin_str(char *buf, size_t size, const u8 *kmin)
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			      const char *algo)
 {
-	char pq[40], xor[40], nt[3][64];
+	char pq[64], xor[64], nt[3][64];
 	int c, k;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
@@ -185,12 +210,15 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][0],
 			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][1]);
 	}
-	ecdma_cpu_cls_str(pq, sizeof(pq), cal->lib_pq, "lib", "gf");
-	ecdma_cpu_cls_str(xor, sizeof(xor), cal->lib_xor, "lib", "gf");
+	ecdma_cpu_cls_str(pq, sizeof(pq), cal->lib_pq, cal->lib_pq_cold,
+			  "lib", "gf");
+	ecdma_cpu_cls_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold,
+			  "lib", "gf");
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		ecdma_cpu_nt_kmin_str(nt[k], sizeof(nt[k]), cal->nt_kmin[k]);
-	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s): xor %s, pq %s, rs %s\n",
+	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
 		raid6_call.name, algo, cal->rounds, pq, xor, cal->nt_wr,
+		cal->llc >> 10, cal->reuse_window >> 10,
 		nt[ECDMA_GF_KIND_XOR], nt[ECDMA_GF_KIND_PQ],
 		nt[ECDMA_GF_KIND_RS]);
 }
@@ -216,6 +244,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 		.piece = ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET),
 		.max_ns = CAL_MAX_NS,
 		.resched = ecdma_cpu_cal_resched,
+		.llc = ecdma_simd_llc_bytes(),
 	};
 	struct ecdma_gf_cal *cal;
 	u8 *buf = NULL, *tbls = NULL;
@@ -266,10 +295,13 @@ void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 	pol->nt_min = fixed ? ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD) : 0;
 	pol->fast_pq = READ_ONCE(ecdma_cpu_lib[1]);
 	pol->fast_xor = READ_ONCE(ecdma_cpu_lib[0]);
+	pol->fast_pq_cold = READ_ONCE(ecdma_cpu_lib_cold[1]);
+	pol->fast_xor_cold = READ_ONCE(ecdma_cpu_lib_cold[0]);
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		for (cls = 0; cls < ECDMA_GF_CLS_NR; cls++)
 			pol->nt_kmin[kind][cls] = fixed ? 0 :
 				READ_ONCE(ecdma_cpu_nt_kmin[kind][cls]);
+	pol->reuse_window = READ_ONCE(ecdma_cpu_reuse_window);
 }
 
 /**
@@ -314,17 +346,21 @@ enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls)
  * ecdma_prov_cpu_path_str() - the classes' paths for humans and sysfs
  * @pq: P+Q (true) or XOR (false)
  * @buf: filled in: "lib" or "gf" when every class agrees, else
- *	"4k:gf 64k:gf big:lib"
+ *	"4k:gf 64k:gf big:lib"; "gf/lib": gf for outputs in the cache, lib
+ *	for the others
  * @size: of @buf
  *
  * Return: the length written.
  */
 int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size)
 {
-	unsigned int lib;
+	unsigned int lib, cold;
 
-	ecdma_prov_cpu_path(pq, &lib);
-	return ecdma_cpu_cls_str(buf, size, lib, "lib", "gf");
+	mutex_lock(&ecdma_cpu_cal_lock);
+	lib = ecdma_cpu_lib[pq];
+	cold = ecdma_cpu_lib_cold[pq];
+	mutex_unlock(&ecdma_cpu_cal_lock);
+	return ecdma_cpu_cls_str(buf, size, lib, cold, "lib", "gf");
 }
 
 /**

@@ -22,7 +22,11 @@ static void set(struct ecdma_gf_cal *cal, int c, int kind, int way, u32 hot,
 	cal->mbps[c][kind][way][1] = cold;
 }
 
-/* Best geometric mean of hot and cold; lib when at least as good. */
+/*
+ * Cached outputs by the hot numbers: lib when at least as fast as the GF
+ * algo's regular stores.  The others by the cold ones: NT when faster
+ * (never for 4 KiB), lib when at least as fast as the GF algo with that.
+ */
 static void test_decide(void)
 {
 	struct ecdma_gf_cal cal;
@@ -31,21 +35,23 @@ static void test_decide(void)
 
 	ecdma_gf_cal_init(&cal);
 	bad += cal.lib_pq != ECDMA_GF_CLS_ALL ||
-	       cal.lib_xor != ECDMA_GF_CLS_ALL;
+	       cal.lib_xor != ECDMA_GF_CLS_ALL ||
+	       cal.lib_pq_cold != ECDMA_GF_CLS_ALL ||
+	       cal.lib_xor_cold != ECDMA_GF_CLS_ALL;
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		bad += cal.nt[k] != 0;
-	/* 4k: regular wins hot by more than NT wins cold; lib slower */
+	/* 4k: lib slower hot, a tie cold; 4k is taken as cached: gf */
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 100, 20);
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 200, 20);
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 150, 21);
-	/* 64k: lib best, NT better than regular */
+	/* 64k: lib best hot and cold, NT better than regular cold */
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 100, 30);
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 90, 20);
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 80, 25);
-	/* big: lib not measured; NT wins only cold, and the mean */
+	/* big: lib not measured; NT wins only cold */
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 60, 10);
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 50, 20);
-	/* XOR: a tie with lib goes to lib (the kernel's own code) */
+	/* XOR: lib faster hot (lib), slower cold (gf; 4k: as hot) */
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 40);
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 40, 50);
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 39);
@@ -56,9 +62,37 @@ static void test_decide(void)
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 10);
 	ecdma_gf_cal_decide(&cal);
+	bad += cal.lib_pq != CLS64 || cal.lib_pq_cold != CLS64;
+	bad += cal.lib_xor != (CLS4 | CLS64) || cal.lib_xor_cold != CLS4;
+	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
+	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
+	/*
+	 * NT far behind hot, ahead cold: NT (cached outputs get regular
+	 * stores anyway); 4 KiB never, even where NT wins both
+	 */
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 100, 10);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 11);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 40, 20);
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.nt[ECDMA_GF_KIND_RS] != (CLS64 | CLSBIG);
+	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] != 0;
+	/* lib against regular stores hot, against NT cold (22 < 40) */
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 22);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 30, 20);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 10, 40);
+	ecdma_gf_cal_decide(&cal);
+	bad += !(cal.lib_xor & CLSBIG) || (cal.lib_xor_cold & CLSBIG) ||
+	       !(cal.nt[ECDMA_GF_KIND_XOR] & CLSBIG);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 0, 0);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 0, 0);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 0, 0);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 0, 0);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 0, 0);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 10);
+	ecdma_gf_cal_decide(&cal);
 	bad += cal.lib_pq != CLS64;
 	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
-	bad += cal.lib_xor != CLS4;
+	bad += cal.lib_xor != (CLS4 | CLS64);
 	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
 	/* no NT write bandwidth measured: NT from 1 input on */
@@ -70,18 +104,24 @@ static void test_decide(void)
 	ecdma_gf_cal_decide(&cal);
 	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] != 9;
 	bad += ecdma_gf_flags(1 << 20, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 9) != ECDMA_GF_NT;
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 9, false) !=
+	       ECDMA_GF_NT;
 	bad += ecdma_gf_flags(1 << 20, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 8) != 0;
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 8, false) != 0;
 	bad += ecdma_gf_flags(1 << 20, true, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10) != ECDMA_GF_ACC;
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10, false) !=
+	       ECDMA_GF_ACC;
 	bad += ecdma_gf_flags(4096, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10) != 0;
-	/* a fixed threshold wins over the classes */
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10, false) != 0;
+	/* cached outputs: regular stores whatever the class says */
+	bad += ecdma_gf_flags(1 << 20, false, 0,
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 9, true) != 0;
+	/* a fixed threshold wins over the classes and the cache */
 	bad += ecdma_gf_flags(4096, false, 4096,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 2) != ECDMA_GF_NT;
+			      cal.nt_kmin[ECDMA_GF_KIND_RS], 2, true) !=
+	       ECDMA_GF_NT;
 	ksft_test_result(!bad,
-			 "decide_geomean_of_hot_and_cold (lib_pq %#x lib_xor %#x nt %#x/%#x/%#x)\n",
+			 "decide_hot_and_cold_apart (lib_pq %#x lib_xor %#x nt %#x/%#x/%#x)\n",
 			 cal.lib_pq, cal.lib_xor, cal.nt[0], cal.nt[1],
 			 cal.nt[2]);
 }
@@ -227,18 +267,23 @@ static void test_measure_fake(void)
 				       m[ECDMA_GF_CAL_LIB][1] != 285;
 		}
 	}
-	bad += cal.lib_pq || cal.lib_xor;
+	bad += cal.lib_pq || cal.lib_xor || cal.lib_pq_cold || cal.lib_xor_cold;
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-		bad += cal.nt[k] != ECDMA_GF_CLS_ALL;
+		bad += cal.nt[k] != (ECDMA_GF_CLS_ALL & ~CLS4);
 	/*
 	 * the fake NT copy costs 2 ns/B hot: 500 MB/s; k >= m0 * S / (g * W)
 	 * = m0 * 1000 * 200 / (500 * 500) = 0.8 m0: XOR 1, P+Q 2, RS 4
 	 */
 	bad += cal.nt_wr != 500;
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		bad += cal.nt_kmin[ECDMA_GF_KIND_XOR][c] != 1 ||
-		       cal.nt_kmin[ECDMA_GF_KIND_PQ][c] != 2 ||
-		       cal.nt_kmin[ECDMA_GF_KIND_RS][c] != 4;
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		bool nt = c != ECDMA_GF_CLS_4K;
+
+		bad += cal.nt_kmin[ECDMA_GF_KIND_XOR][c] != nt * 1 ||
+		       cal.nt_kmin[ECDMA_GF_KIND_PQ][c] != nt * 2 ||
+		       cal.nt_kmin[ECDMA_GF_KIND_RS][c] != nt * 4;
+	}
+	/* no cache size from the env: the default window */
+	bad += cal.llc || cal.reuse_window != ECDMA_GF_REUSE_DEFAULT;
 	/* pieces as the executor cuts them: 128 KiB / 9 blocks (XOR) */
 	bad += fk.max_len != ((128 * 1024 / 9) & ~511);
 	ksft_test_result(!bad,
@@ -338,12 +383,52 @@ static void test_real_algos(void)
 			 n);
 }
 
+/*
+ * The reuse window: an output written again within it counts as cached,
+ * after it or in a request as big as the window not; window 0 never.
+ */
+static void test_reuse(void)
+{
+	static u8 blk[8][64];
+	struct ecdma_gf_reuse r;
+	unsigned int bad = 0;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	bad += ecdma_gf_reused(&r, 1000, blk[0], 100);	/* first time */
+	bad += !ecdma_gf_reused(&r, 1000, blk[0], 100);	/* 100 B ago */
+	bad += ecdma_gf_reused(&r, 1000, blk[1], 100);
+	bad += !ecdma_gf_reused(&r, 1000, blk[0], 100);	/* 200 B ago */
+	for (i = 2; i < 8; i++)				/* 1200 B of others */
+		bad += ecdma_gf_reused(&r, 1000, blk[i], 200);
+	bad += ecdma_gf_reused(&r, 1000, blk[0], 100);	/* out of the window */
+	bad += !ecdma_gf_reused(&r, 1000, blk[0], 999);
+	bad += ecdma_gf_reused(&r, 1000, blk[0], 1000);	/* itself too big */
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 4; i++)
+		bad += ecdma_gf_reused(&r, 0, blk[0], 1);
+	/* as many outputs as slots in turn: each found again */
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 2 * ECDMA_GF_REUSE_SLOTS; i++)
+		bad += ecdma_gf_reused(&r, 1000, blk[0] + i % ECDMA_GF_REUSE_SLOTS,
+				       1) != (i >= ECDMA_GF_REUSE_SLOTS);
+	/* one more: the oldest goes */
+	bad += ecdma_gf_reused(&r, 1000, blk[1] + 63, 1);
+	bad += ecdma_gf_reused(&r, 1000, blk[0], 1);
+	bad += !ecdma_gf_reused(&r, 1000, blk[0] + 2, 1);
+	/* what the calibration makes of a cache size */
+	bad += ecdma_gf_reuse_window(32 << 20) != 24 << 20;
+	bad += ecdma_gf_reuse_window(0) != ECDMA_GF_REUSE_DEFAULT;
+	ksft_test_result(!bad, "reuse_window (%u wrong)\n", bad);
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(4);
+	ksft_set_plan(5);
 	test_rng_init();
 	test_decide();
+	test_reuse();
 	test_measure_fake();
 	test_real_algos();
 	return ksft_finished();

@@ -1403,9 +1403,10 @@ static unsigned int policy_wr(enum t_mat type, bool xor, size_t len,
 static void test_policy(void)
 {
 	static const size_t lens[] = { 100, 4095, 4096, 10000, 70000 };
-	struct ecdma_ec_exec_policy off = { 0, 0, 0, { { 0 } } };
+	struct ecdma_ec_exec_policy off = { 0 };
 	struct ecdma_ec_exec_policy nt = {
-		4096, ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL, { { 0 } }
+		.nt_min = 4096, .fast_pq = ECDMA_GF_CLS_ALL,
+		.fast_xor = ECDMA_GF_CLS_ALL,
 	};
 	struct ecdma_ec_exec_policy cls = { 0 };
 	struct enc_opts o = {
@@ -1435,6 +1436,8 @@ static void test_policy(void)
 	bad = 0;
 	cls.fast_pq = BIT(ECDMA_GF_CLS_4K);
 	cls.fast_xor = BIT(ECDMA_GF_CLS_64K);
+	cls.fast_pq_cold = cls.fast_pq;
+	cls.fast_xor_cold = cls.fast_xor;
 	t_pol = &cls;
 	for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
 		size_t len = lens[i % ARRAY_SIZE(lens)] & ~(size_t)511;
@@ -1541,6 +1544,149 @@ static void test_policy(void)
 	ksft_test_result(!bad && !hk.violations,
 			 "policy_nt_by_block_size_and_class (%u wrong, %lu nt calls)\n",
 			 bad, hk.nt_calls);
+}
+
+/*
+ * Outputs the calc wrote within the reuse window get regular stores, new
+ * ones NT (by class, as calibrated); a window of 0 never counts outputs
+ * as cached; UPDATE's code blocks, read by the request, never get NT.
+ */
+static void test_policy_reuse(void)
+{
+	static const struct {
+		u64 window;
+		int blk;	/* which output pair the WR writes */
+		bool update;
+		bool nt;	/* expected */
+	} steps[] = {
+		{ 1 << 30, 0, false, true },	/* first time: cold */
+		{ 1 << 30, 0, false, false },	/* again: cached */
+		{ 1 << 30, 1, false, true },	/* other outputs */
+		{ 1 << 30, 0, false, false },	/* the first, 2 WRs ago */
+		{ 0, 0, false, true },		/* no window */
+		{ 0, 1, true, false },		/* UPDATE */
+	};
+	const size_t len = 65536;
+	struct ecdma_ec_exec_policy pol = { 0 };
+	struct ecdma_ec_sge ds[4], cs[2], ns[4], us[4];
+	static const u8 du[4] = { 1 }, cu[2] = { 1, 1 };
+	struct tblk d[4], c[4], nd[4];
+	u8 *cp[4], *ref[2], *outs[2];
+	struct ecdma_ec_mem mem;
+	struct ecdma_ec_wr wr;
+	unsigned int bad = 0, i;
+	struct tcalc tc;
+	int j, k;
+
+	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
+		for (j = ECDMA_GF_CLS_64K; j < ECDMA_GF_CLS_NR; j++)
+			pol.nt_kmin[k][j] = 1;
+	hk_reset();
+	if (tcalc_init(&tc, 4, 2, T_CAUCHY, &fake_simd, &hooks_fpu_only)) {
+		ksft_test_result_fail("policy_nt_not_on_cached_outputs\n");
+		return;
+	}
+	blks_alloc(d, 4, len, 0);
+	blks_alloc(nd, 4, len, 0);
+	blks_alloc(c, 4, len, 0);
+	for (j = 0; j < 4; j++) {
+		cp[j] = d[j].p;
+		sge_set(&ds[j], d[j].p, len);
+		sge_set(&ns[j], nd[j].p, len);
+	}
+	for (j = 0; j < 2; j++)
+		ref[j] = test_alloc(len);
+	ref_product(len, 4, 2, tc.matrix, cp, ref, false);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		unsigned long before = hk.nt_calls;
+
+		pol.reuse_window = steps[i].window;
+		ecdma_ec_exec_set_policy(tc.x, &pol);
+		for (j = 0; j < 2; j++) {
+			outs[j] = c[2 * steps[i].blk + j].p;
+			sge_set(&cs[j], outs[j], len);
+		}
+		if (steps[i].update) {
+			/* in place: c' = c ^ E(0, .) (d0 ^ nd0) into c */
+			us[0] = cs[0];
+			us[1] = cs[1];
+			us[2] = ds[0];
+			us[3] = ns[0];
+			wr_init(&wr, &mem, ECDMA_EC_OP_UPDATE, us, 4, cs, 2,
+				len);
+			wr.data_updates = du;
+			wr.code_updates = cu;
+		} else {
+			wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, 4, cs, 2,
+				len);
+		}
+		bad += run_wr(&tc, &wr, test_rnd(2)) != 0;
+		if (!steps[i].update)
+			for (j = 0; j < 2; j++)
+				bad += !!memcmp(outs[j], ref[j], len);
+		bad += (hk.nt_calls > before) != steps[i].nt;
+	}
+	for (j = 0; j < 2; j++)
+		free(ref[j]);
+	blks_free(d, 4);
+	blks_free(nd, 4);
+	blks_free(c, 4);
+	tcalc_free(&tc);
+	ksft_test_result(!bad && !hk.violations,
+			 "policy_nt_not_on_cached_outputs (%u wrong, %lu nt calls)\n",
+			 bad, hk.nt_calls);
+}
+
+/*
+ * The fast paths per cache state: with lib/raid6 chosen for one state
+ * only, it runs exactly for the requests the reuse window puts there
+ * (exact P+Q at 64 KiB, outputs new, again, other, again).
+ */
+static void test_policy_paths_by_cache(void)
+{
+	static const bool cached[] = { false, true, false, true };
+	const size_t len = 65536;
+	struct ecdma_ec_exec_policy pol = { .reuse_window = 1 << 30 };
+	struct ecdma_ec_sge ds[4], cs[2];
+	struct tblk d[4], c[4];
+	struct ecdma_ec_mem mem;
+	struct ecdma_ec_wr wr;
+	unsigned int bad = 0, i;
+	struct tcalc tc;
+	int j, lib_hot;
+
+	hk_reset();
+	for (lib_hot = 0; lib_hot < 2; lib_hot++) {
+		pol.fast_pq = lib_hot ? ECDMA_GF_CLS_ALL : 0;
+		pol.fast_pq_cold = lib_hot ? 0 : ECDMA_GF_CLS_ALL;
+		if (tcalc_init(&tc, 4, 2, T_VANDERMONDE, &fake_simd,
+			       &hooks_all)) {
+			bad++;
+			continue;
+		}
+		ecdma_ec_exec_set_policy(tc.x, &pol);
+		blks_alloc(d, 4, len, 0);
+		blks_alloc(c, 4, len, 0);
+		for (j = 0; j < 4; j++)
+			sge_set(&ds[j], d[j].p, len);
+		for (i = 0; i < ARRAY_SIZE(cached); i++) {
+			unsigned long before = hk.pq_calls;
+			int o = i == 2 ? 2 : 0;
+
+			sge_set(&cs[0], c[o].p, len);
+			sge_set(&cs[1], c[o + 1].p, len);
+			wr_init(&wr, &mem, ECDMA_EC_OP_ENCODE, ds, 4, cs, 2,
+				len);
+			bad += run_wr(&tc, &wr, false) != 0;
+			bad += (hk.pq_calls > before) != (cached[i] == lib_hot);
+		}
+		blks_free(d, 4);
+		blks_free(c, 4);
+		tcalc_free(&tc);
+	}
+	ksft_test_result(!bad && !hk.violations,
+			 "policy_paths_by_cache_state (%u wrong, %lu pq calls)\n",
+			 bad, hk.pq_calls);
 }
 
 static void test_fpu_sections(void)
@@ -1694,7 +1840,7 @@ int main(void)
 	static const int v0[2] = { 1, 0 }, v1[2] = { 0, 0 }, v2[2] = { 0, 1 };
 
 	ksft_print_header();
-	ksft_set_plan(29);
+	ksft_set_plan(31);
 	test_rng_init();
 
 	test_attr();
@@ -1738,6 +1884,8 @@ int main(void)
 	test_fast_q();
 	test_fast_xor();
 	test_policy();
+	test_policy_reuse();
+	test_policy_paths_by_cache();
 	test_fpu_sections();
 	return ksft_finished();
 }

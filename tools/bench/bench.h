@@ -69,7 +69,8 @@ struct impl {
 	u8 *tbls;		/* ours: prepared tables for the current cfg */
 	int stores;		/* ours: STORES_* */
 	int u, nt, nta;		/* limit loops: shape; engine: u = sections */
-	int path;		/* engine: ENGINE_* for the current cell */
+	int path;		/* engine: ENGINE_* for the cell, outputs cached */
+	int path_cold;		/* engine: the same, outputs not cached */
 	unsigned int flags;	/* engine: ECDMA_GF_* for the current cell */
 	bool noverify;		/* computes nothing meaningful (limits) */
 	bool avx512;		/* needs AVX-512 (skipped without) */

@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "peers.h"
+#include "gf_simd.h"
 
 static struct impl algos[8];
 static int nalgos;
@@ -70,7 +71,16 @@ static void lib_xor(u8 *dest, u8 *const *src, int n, size_t len)
  */
 enum { ENGINE_GF, ENGINE_GF_XOR, ENGINE_LIB_PQ, ENGINE_LIB_XOR };
 
-/* what the engine runs for this cell: ec_exec.c's choices, decided once */
+static int engine_path(enum ecdma_gf_kind kind, bool lib_pq, bool lib_xor)
+{
+	if (kind == ECDMA_GF_KIND_PQ && lib_pq)
+		return ENGINE_LIB_PQ;
+	if (kind == ECDMA_GF_KIND_XOR && lib_xor)
+		return ENGINE_LIB_XOR;
+	return kind == ECDMA_GF_KIND_XOR ? ENGINE_GF_XOR : ENGINE_GF;
+}
+
+/* ec_exec.c's choices for this cell, for cached outputs and for others */
 static void engine_prep(struct impl *im, const struct cfg *c)
 {
 	unsigned int cls = BIT(ecdma_gf_cls(c->B));
@@ -80,23 +90,21 @@ static void engine_prep(struct impl *im, const struct cfg *c)
 		kind = ECDMA_GF_KIND_XOR;
 	else if (c->op == OP_PQ)
 		kind = ECDMA_GF_KIND_PQ;
+	/* NT if the outputs are not cached; engine_run() asks per call */
 	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt_kmin[kind],
-				   c->nin);
-	if (kind == ECDMA_GF_KIND_PQ && (cal.lib_pq & cls))
-		im->path = ENGINE_LIB_PQ;
-	else if (kind == ECDMA_GF_KIND_XOR && (cal.lib_xor & cls))
-		im->path = ENGINE_LIB_XOR;
-	else
-		im->path = kind == ECDMA_GF_KIND_XOR ? ENGINE_GF_XOR :
-		 ENGINE_GF;
+				   c->nin, false);
+	im->path = engine_path(kind, cal.lib_pq & cls, cal.lib_xor & cls);
+	im->path_cold = engine_path(kind, cal.lib_pq_cold & cls,
+				    cal.lib_xor_cold & cls);
 }
 
 static void engine_piece(const struct impl *im, const struct cfg *c,
-			 size_t len, u8 **pin, u8 **pout)
+			 int path, unsigned int flags, size_t len, u8 **pin,
+			 u8 **pout)
 {
 	void *v[MAXK + 2];
 
-	switch (im->path) {
+	switch (path) {
 	case ENGINE_LIB_PQ:
 		memcpy(v, pin, c->nin * sizeof(v[0]));
 		v[c->nin] = pout[0];
@@ -108,24 +116,38 @@ static void engine_piece(const struct impl *im, const struct cfg *c,
 		break;
 	case ENGINE_GF_XOR:
 		best_algo->xor(len, c->nin, (const u8 *const *)pin, pout[0],
-			       im->flags);
+			       flags);
 		break;
 	default:
 		best_algo->encode(len, c->nin, c->nout, im->tbls,
-				  (const u8 *const *)pin, pout, im->flags);
+				  (const u8 *const *)pin, pout, flags);
 		break;
 	}
 }
+
+/* where each engine (whole, in sections) wrote lately, as ec_exec.c's */
+static struct ecdma_gf_reuse engine_reuse[2];
 
 static void engine_run(const struct impl *im, struct cfg *c)
 {
 	int nblk = c->nin + c->nout, i;
 	size_t n = (ENGINE_BUDGET / nblk) & ~(size_t)511, off, len;
 	u8 *pin[MAXK + MAXM + 2], *pout[MAXM + 2];
+	unsigned int flags = im->flags;
+	bool cached = true;
+	int path;
 
+	/* ecdma_ec_exec_start(): once per request, on the first output */
+	if (!(flags & ECDMA_GF_ACC) && ecdma_gf_cls(c->B) != ECDMA_GF_CLS_4K)
+		cached = ecdma_gf_reused(&engine_reuse[!!im->u],
+					 cal.reuse_window, c->out[0],
+					 (u64)nblk * c->B);
+	path = cached ? im->path : im->path_cold;
+	if (cached)
+		flags &= ~ECDMA_GF_NT;
 	n = n < 512 ? 512 : n;
 	if (!im->u || n >= c->B) {
-		engine_piece(im, c, c->B, c->in, c->out);
+		engine_piece(im, c, path, flags, c->B, c->in, c->out);
 		return;
 	}
 	for (off = 0; off < c->B; off += len) {
@@ -134,7 +156,7 @@ static void engine_run(const struct impl *im, struct cfg *c)
 			pin[i] = c->in[i] + off;
 		for (i = 0; i < c->nout; i++)
 			pout[i] = c->out[i] + off;
-		engine_piece(im, c, len, pin, pout);
+		engine_piece(im, c, path, flags, len, pin, pout);
 	}
 }
 
@@ -217,6 +239,13 @@ static void cal_xor(unsigned int count, size_t bytes, void *dest,
 
 struct ecdma_gf_cal cal;
 
+static const char *engine_path_name(int kind, bool lib_pq, bool lib_xor)
+{
+	int p = engine_path(kind, lib_pq, lib_xor);
+
+	return p == ENGINE_LIB_PQ || p == ENGINE_LIB_XOR ? "lib" : "gf";
+}
+
 /* best_algo, the algo rows, and what the module would choose here */
 void ours_calibrate(void)
 {
@@ -226,7 +255,7 @@ void ours_calibrate(void)
 	const struct ecdma_gf_cal_env env = {
 		.now_ns = cal_now, .flush = cal_flush, .pq_lib = cal_pq,
 		.xor_lib = cal_xor, .xor_max = 4, .piece = ENGINE_BUDGET,
-		.max_ns = 20000000,
+		.max_ns = 20000000, .llc = ecdma_simd_llc_bytes(),
 	};
 	u8 *buf = xalloc(ECDMA_GF_CAL_BUF_BYTES);
 	u8 *tbls = malloc(ECDMA_GF_CAL_TBL_BYTES);
@@ -263,13 +292,17 @@ void ours_calibrate(void)
 			       ecdma_gf_cls_names[c], ecdma_gf_kind_names[k],
 			       m[0][0], m[0][1], m[1][0], m[1][1], m[2][0],
 			       m[2][1],
-			       (k == ECDMA_GF_KIND_PQ && (cal.lib_pq & BIT(c))) ||
-			       (k == ECDMA_GF_KIND_XOR && (cal.lib_xor & BIT(c))) ?
-			       "lib" : "gf");
+			       engine_path_name(k, cal.lib_pq & BIT(c),
+						cal.lib_xor & BIT(c)));
+			printf("/%s", engine_path_name(k, cal.lib_pq_cold & BIT(c),
+						       cal.lib_xor_cold & BIT(c)));
 			if (cal.nt_kmin[k][c])
 				printf(", nt from %u inputs", cal.nt_kmin[k][c]);
 			printf("\n");
 		}
 	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);
+	printf("#   last-level cache %llu KiB (CPUID), reuse window %llu KiB",
+	       cal.llc >> 10, cal.reuse_window >> 10);
+	printf(" (outputs written within it get regular stores)\n");
 	free(tbls);
 }

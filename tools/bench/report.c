@@ -329,13 +329,19 @@ static void rep_cal(FILE *out)
 
 	fprintf(out, "# engine calibration here (gf_cal.c): gf %s, raid6 %s,",
 		best_algo->name, raid6_call.name);
-	fprintf(out, " NT writes %u MB/s; per class: P+Q path, XOR path,",
+	fprintf(out, " NT writes %u MB/s; per class: P+Q path, XOR path",
 		cal.nt_wr);
-	fprintf(out, " NT (from k inputs) for xor/pq/rs\n");
+	fprintf(out, " (outputs cached/not), NT (from k inputs) for xor/pq/rs");
+	fprintf(out, " on outputs not cached (last-level cache %llu KiB,",
+		cal.llc >> 10);
+	fprintf(out, " reuse window %llu KiB)\n", cal.reuse_window >> 10);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		fprintf(out, "#   %-3s P+Q %s, XOR %s, nt", ecdma_gf_cls_names[c],
+		fprintf(out, "#   %-3s P+Q %s/%s, XOR %s/%s, nt",
+			ecdma_gf_cls_names[c],
 			cal.lib_pq & BIT(c) ? "lib" : "gf",
-			cal.lib_xor & BIT(c) ? "lib" : "gf");
+			cal.lib_pq_cold & BIT(c) ? "lib" : "gf",
+			cal.lib_xor & BIT(c) ? "lib" : "gf",
+			cal.lib_xor_cold & BIT(c) ? "lib" : "gf");
 		for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 			if (cal.nt_kmin[k][c])
 				fprintf(out, " %s:nt(k>=%u)",
