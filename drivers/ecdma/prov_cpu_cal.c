@@ -29,6 +29,9 @@
 #include "gf_cal.h"
 #include "gf_simd.h"
 
+/* one class's word in the strings below ("nt(k>=255)", "lib/gf") */
+#define ECDMA_CPU_WORD	16
+
 /* no new round of measurements after this long (emulated CPUs: one) */
 #define CAL_MAX_NS	(20 * NSEC_PER_MSEC)
 
@@ -130,6 +133,20 @@ static void ecdma_cpu_apply(void)
 	WRITE_ONCE(ecdma_cpu_reuse_window, c->reuse_window);
 }
 
+/* one word when every class's is the same, else "4k:a 64k:b big:c" */
+static int ecdma_cpu_words_str(char *buf, size_t size,
+			       char (*one)[ECDMA_CPU_WORD])
+{
+	int c, len = 0;
+
+	if (!strcmp(one[0], one[1]) && !strcmp(one[1], one[2]))
+		return scnprintf(buf, size, "%s", one[0]);
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		len += scnprintf(buf + len, size - len, "%s%s:%s",
+				 c ? " " : "", ecdma_gf_cls_names[c], one[c]);
+	return len;
+}
+
 /*
  * "4k:gf 64k:gf big:lib", or one word when every class agrees; a class
  * whose cached and uncached outputs differ reads "gf/lib" (@mask's word,
@@ -139,8 +156,8 @@ static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
 			     unsigned int cold, const char *yes,
 			     const char *no)
 {
-	char one[ECDMA_GF_CLS_NR][16];
-	int c, len = 0;
+	char one[ECDMA_GF_CLS_NR][ECDMA_CPU_WORD];
+	int c;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		const char *h = mask & BIT(c) ? yes : no;
@@ -151,19 +168,14 @@ static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
 			scnprintf(one[c], sizeof(one[c]), "%s/%s", h,
 				  cold & BIT(c) ? yes : no);
 	}
-	if (!strcmp(one[0], one[1]) && !strcmp(one[1], one[2]))
-		return scnprintf(buf, size, "%s", one[0]);
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		len += scnprintf(buf + len, size - len, "%s%s:%s",
-				 c ? " " : "", ecdma_gf_cls_names[c], one[c]);
-	return len;
+	return ecdma_cpu_words_str(buf, size, one);
 }
 
 /* "regular", "nt" or "nt(k>=5)" (inputs), per class if they differ */
 static int ecdma_cpu_nt_kmin_str(char *buf, size_t size, const u8 *kmin)
 {
-	char one[ECDMA_GF_CLS_NR][16];
-	int c, len = 0;
+	char one[ECDMA_GF_CLS_NR][ECDMA_CPU_WORD];
+	int c;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		unsigned int k = READ_ONCE(kmin[c]);
@@ -174,12 +186,7 @@ static int ecdma_cpu_nt_kmin_str(char *buf, size_t size, const u8 *kmin)
 		else
 			scnprintf(one[c], sizeof(one[c]), "nt(k>=%u)", k);
 	}
-	if (!strcmp(one[0], one[1]) && !strcmp(one[1], one[2]))
-		return scnprintf(buf, size, "%s", one[0]);
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		len += scnprintf(buf + len, size - len, "%s%s:%s",
-				 c ? " " : "", ecdma_gf_cls_names[c], one[c]);
-	return len;
+	return ecdma_cpu_words_str(buf, size, one);
 }
 
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,

@@ -65,34 +65,6 @@ static void test_decide(void)
 	bad += cal.lib_pq != CLS64 || cal.lib_pq_cold != CLS64;
 	bad += cal.lib_xor != (CLS4 | CLS64) || cal.lib_xor_cold != CLS4;
 	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
-	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
-	/*
-	 * NT far behind hot, ahead cold: NT (cached outputs get regular
-	 * stores anyway); 4 KiB never, even where NT wins both
-	 */
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 100, 10);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 11);
-	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 40, 20);
-	ecdma_gf_cal_decide(&cal);
-	bad += cal.nt[ECDMA_GF_KIND_RS] != (CLS64 | CLSBIG);
-	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] != 0;
-	/* lib against regular stores hot, against NT cold (22 < 40) */
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 22);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 30, 20);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 10, 40);
-	ecdma_gf_cal_decide(&cal);
-	bad += !(cal.lib_xor & CLSBIG) || (cal.lib_xor_cold & CLSBIG) ||
-	       !(cal.nt[ECDMA_GF_KIND_XOR] & CLSBIG);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 0, 0);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 0, 0);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 0, 0);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 0, 0);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 0, 0);
-	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 10);
-	ecdma_gf_cal_decide(&cal);
-	bad += cal.lib_pq != CLS64;
-	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
-	bad += cal.lib_xor != (CLS4 | CLS64);
 	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
 	/* no NT write bandwidth measured: NT from 1 input on */
@@ -384,6 +356,33 @@ static void test_real_algos(void)
 }
 
 /*
+ * The two choices apart: NT by the cold numbers alone however far behind
+ * hot, never for 4 KiB; lib against regular stores hot and against the
+ * chosen NT stores cold.
+ */
+static void test_decide_apart(void)
+{
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0;
+
+	ecdma_gf_cal_init(&cal);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 100, 10);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 11);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 40, 20);
+	/* lib 50 >= 30 hot, 22 < 40 (NT) cold */
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 22);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 30, 20);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 10, 40);
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.nt[ECDMA_GF_KIND_RS] != CLS64;
+	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] != 0;
+	bad += cal.lib_xor != CLSBIG || cal.lib_xor_cold != 0 ||
+	       cal.nt[ECDMA_GF_KIND_XOR] != CLSBIG;
+	ksft_test_result(!bad, "decide_nt_cold_lib_per_state (%u wrong)\n", bad);
+}
+
+/*
  * The reuse window: an output written again within it counts as cached,
  * after it or in a request as big as the window not; window 0 never.
  */
@@ -425,9 +424,10 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 	test_rng_init();
 	test_decide();
+	test_decide_apart();
 	test_reuse();
 	test_measure_fake();
 	test_real_algos();
