@@ -20,6 +20,7 @@
 
 #ifdef __KERNEL__
 
+#include <asm/barrier.h>
 #include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
@@ -89,6 +90,12 @@ typedef long long s64;
 #define EXPORT_SYMBOL_GPL(sym)
 /* ditto */
 #define EXPORT_SYMBOL_NS_GPL(sym, ns)
+
+/* The unit tests run pure code on one thread: plain accesses suffice */
+#define READ_ONCE(x)		(x)
+#define WRITE_ONCE(x, v)	((x) = (v))
+/* no other thread reads what the pure code publishes */
+#define smp_wmb()		do { } while (0)
 
 static inline u64 div_u64(u64 dividend, u32 divisor)
 {

@@ -24,6 +24,7 @@
 
 #include <ecdma/ec.h>
 
+#include "trial.h"
 #include "xlate.h"
 
 #define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
@@ -339,25 +340,13 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  *	channel table (DMA_ASYNC_TX cleared): md computes everything itself;
  *	written by the trial work under @cfg_lock
  * @ab_chan_on: @ab_chan is registered (while withdrawn)
- * @ab_slot: 0 between trials, else the trial slot running (1..4); read
- *	by offload_state
- * @ab_wait: slots since the last trial
- * @ab_every: slots between trials now: ECDMA_AB_EVERY, doubled by each
- *	trial that repeats the verdict before it, up to ECDMA_AB_EVERY_MAX;
- *	0 before the first trial of a load
- * @ab_keep: the last trial's verdict (stay in the table)
- * @ab_level: I/O per slot of the state last chosen
- * @ab_moved: slots in a row the load differed from @ab_level or its kind
- *	from @ab_by_md (ecdma_policy_moved())
- * @ab_io: PGPGIN + PGPGOUT at the last slot
+ * @ab_slot: 0 between trials, else the trial slot running (1..4), as
+ *	@trial had it when the table last switched; read by offload_state
+ * @ab_rd: PGPGIN at the last slot
+ * @ab_wr: PGPGOUT at the last slot
  * @ab_md: md member sectors (@md_sectors) at the last slot
- * @ab_by_md: the running or last trial is judged by md's member I/O
- *	(no I/O from above: resync, check), not PGPGIN + PGPGOUT
- * @ab_sum: I/O of this trial's slots offered ([0]) and withdrawn ([1])
  * @ab_switches: times the device left or re-entered the table
- * @ab_trials: trials so far
- * @ab_kept: trials that kept the device in the table
- * @ab_last: the last trial's sums, offered and withdrawn
+ * @trial: auto's trials (trial.c); its budget set by sysfs
  * @ab_events: all_vm_events() buffer
  * @md_sectors: per CPU, sectors md arrays sent to their members (the
  *	block_bio_remap tracepoint), or NULL while not counted
@@ -411,19 +400,11 @@ struct ecdma_front {
 	bool withdrawn;
 	bool ab_chan_on;
 	unsigned int ab_slot;
-	unsigned int ab_wait;
-	unsigned int ab_every;
-	bool ab_keep;
-	u64 ab_level;
-	unsigned int ab_moved;
-	u64 ab_io;
+	u64 ab_rd;
+	u64 ab_wr;
 	u64 ab_md;
-	bool ab_by_md;
-	u64 ab_sum[2];
 	unsigned long ab_switches;
-	unsigned long ab_trials;
-	unsigned long ab_kept;
-	u64 ab_last[2];
+	struct ecdma_trial trial;
 	unsigned long *ab_events;
 	u64 __percpu *md_sectors;
 	struct dma_chan ab_chan;

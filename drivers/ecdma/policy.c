@@ -29,10 +29,11 @@
  * "auto" also runs trials judged by md's users' throughput: the sectors
  * submit_bio() counts in the PGPGIN/PGPGOUT vm events (every bio entering
  * the block layer from above: fio, filesystems, nvmet; md's own member
- * I/O goes through submit_bio_noacct() and is not counted).  A trial is
- * four slots of ECDMA_AB_SLOT_MS, the device out of async_tx's channel
- * table, in it, in, out (drift hits both alike); it stays in only if it
- * moved ECDMA_AB_MARGIN percent more I/O, so a tie leaves md to itself.
+ * I/O goes through submit_bio_noacct() and is not counted).  A trial
+ * (trial.c) compares slots of ECDMA_TRIAL_SLOT_MS with the device out of
+ * async_tx's channel table and in it; a tie leaves md to itself, and a
+ * kind of load whose trials lose gets one only as often as its budget
+ * (the trial_budget attribute, a share of its own running time) pays for.
  * Out of the table async_tx finds no channel at all and md runs exactly
  * its own path, XOR and recovery included, without warnings: without
  * CONFIG_ASYNC_TX_ENABLE_CHANNEL_SWITCH async_tx takes every operation
@@ -41,11 +42,9 @@
  * itself clears a capability and rebalances so).  Rebalancing is not
  * exported; registering or unregistering a channel does it, so ecdma
  * clears DMA_ASYNC_TX and registers @ab_chan, a channel nobody is given
- * (no client count), and does the reverse to come back.  Trials repeat
- * every ECDMA_AB_EVERY slots (less often while the verdict repeats), at
- * once when the I/O rate changes by half or double.  Resync, recovery
- * and check submit nothing from above; for them a trial counts the
- * sectors md arrays send to their members instead: raid456 reports
+ * (no client count), and does the reverse to come back.  Resync,
+ * recovery and check submit nothing from above; for them a trial counts
+ * the sectors md arrays send to their members instead: raid456 reports
  * each member bio on the block_bio_remap tracepoint (exported, fired on
  * both paths, md's own and the offload), and a probe sums those from md
  * devices (MD_MAJOR).  With neither kind of I/O (idle) there are no
@@ -81,27 +80,6 @@
 #define ECDMA_SPARE_ON		20
 /* ... and keep offloading until it falls under this (hysteresis) */
 #define ECDMA_SPARE_OFF		5
-
-/* One slot of a trial, and of the wait between trials (ms) */
-#define ECDMA_AB_SLOT_MS	250
-/* Slots of a trial: out, in, in, out (ecdma_policy_slot_out()) */
-#define ECDMA_AB_SLOTS		4
-/*
- * Slots between trials (4 s), doubled while the verdict repeats up to
- * ECDMA_AB_EVERY_MAX (16 s): half of each 1 s trial runs the worse
- * state, a tenth of the time at the 4 s pace, a thirty-fourth at 16 s.
- */
-#define ECDMA_AB_EVERY		16
-#define ECDMA_AB_EVERY_MAX	64
-/* Percent more I/O the offload must move to stay in the table */
-#define ECDMA_AB_MARGIN		3
-/*
- * Sectors per slot below which there is nothing to judge (256 KiB/s):
- * md's superblock writes during a check (16-20 per slot measured), say.
- * Low, because a slow machine (the debug kernel: KASAN, lockdep) moves
- * its md load at a few MiB/s.
- */
-#define ECDMA_AB_MIN_IO		128
 
 const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR] = {
 	[ECDMA_OFFLOAD_AUTO] = "auto",
@@ -212,14 +190,16 @@ static void ecdma_policy_tick(struct timer_list *t)
 		mod_timer(t, jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 }
 
-/* Sectors submitted from above the block layer so far (0: not counted) */
-static u64 ecdma_policy_io(struct ecdma_front *front)
+/* Sectors read and written from above the block layer so far (0: none) */
+static void ecdma_policy_io(struct ecdma_front *front, u64 *rd, u64 *wr)
 {
 #ifdef CONFIG_VM_EVENT_COUNTERS
 	all_vm_events(front->ab_events);
-	return front->ab_events[PGPGIN] + front->ab_events[PGPGOUT];
+	*rd = front->ab_events[PGPGIN];
+	*wr = front->ab_events[PGPGOUT];
 #else
-	return 0;
+	*rd = 0;
+	*wr = 0;
 #endif
 }
 
@@ -312,135 +292,50 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 }
 
 /*
- * Slot @slot (1..ECDMA_AB_SLOTS) of a trial runs out of the table: the
- * first and the last, so that drift hits both states alike, and a load
- * shorter than a slot or two (a check of a small array) runs as md
- * alone, the state a load starts in.
- */
-static bool ecdma_policy_slot_out(unsigned int slot)
-{
-	return slot == 1 || slot == ECDMA_AB_SLOTS;
-}
-
-/*
- * The trial is over: stay in the table only if that moved more I/O.  A
- * load that stopped during the trial left too little to judge: out, the
- * state a device without a load rests in.
- */
-static void ecdma_policy_decide(struct ecdma_front *front)
-{
-	u64 in = front->ab_sum[0], out = front->ab_sum[1];
-	bool keep = in * 100 > out * (100 + ECDMA_AB_MARGIN) &&
-		    in + out >= ECDMA_AB_SLOTS * ECDMA_AB_MIN_IO;
-
-	WRITE_ONCE(front->ab_last[0], in);
-	WRITE_ONCE(front->ab_last[1], out);
-	if (keep)
-		WRITE_ONCE(front->ab_kept, front->ab_kept + 1);
-	/* kept before trials: a reader seeing the new trial sees its verdict */
-	smp_wmb();
-	WRITE_ONCE(front->ab_trials, front->ab_trials + 1);
-	/* the same answer again: ask less often; a new one: the usual pace */
-	if (front->ab_every && keep == front->ab_keep)
-		WRITE_ONCE(front->ab_every,
-			   min(2 * front->ab_every, ECDMA_AB_EVERY_MAX));
-	else
-		WRITE_ONCE(front->ab_every, ECDMA_AB_EVERY);
-	front->ab_keep = keep;
-	/* per slot: each state had two */
-	front->ab_level = (keep ? in : out) / 2;
-	front->ab_wait = 0;
-	/*
-	 * The verdict's table first: a reader of offload_state that sees no
-	 * trial running sees the state it left, not the last slot's.
-	 */
-	ecdma_policy_table(front, !keep);
-	WRITE_ONCE(front->ab_slot, 0);
-}
-
-/*
- * Slots in a row, this one included, whose rate @v was under half or over
- * twice the level of the state chosen, or whose kind of I/O (@by_md)
- * differs from the last trial's.  One such slot is noise or a load's end
- * (its last slot is partial, the next one has nothing to judge): a trial
- * then would judge nothing.
- */
-static unsigned int ecdma_policy_moved(struct ecdma_front *front, u64 v,
-				       bool by_md)
-{
-	if (by_md != front->ab_by_md || v > 2 * front->ab_level ||
-	    2 * v < front->ab_level)
-		front->ab_moved++;
-	else
-		front->ab_moved = 0;
-	return front->ab_moved;
-}
-
-/*
- * One slot: account its I/O to the state it ran in, then move the trial
- * on, or decide whether to start one.  Process context (all_vm_events()
- * and the channel registration sleep).
+ * One slot: account its I/O to the state it ran in and let the trials
+ * (trial.c) say where the next one runs.  Process context
+ * (all_vm_events() and the channel registration sleep).
  */
 static void ecdma_policy_ab_work(struct work_struct *work)
 {
 	struct ecdma_front *front = container_of(to_delayed_work(work),
 						 struct ecdma_front, ab_work);
 	enum ecdma_offload mode = READ_ONCE(front->offload);
-	u64 io = ecdma_policy_io(front), md = ecdma_policy_md_io(front);
-	u64 d = io - front->ab_io, dmd = md - front->ab_md, v;
-	bool busy, by_md, park = false, resumed = front->ab_resting;
+	struct ecdma_trial *t = &front->trial;
+	struct ecdma_trial_sample s;
+	bool busy, park = false, resumed = front->ab_resting;
+	u64 rd, wr, md = ecdma_policy_md_io(front);
 
-	front->ab_io = io;
+	ecdma_policy_io(front, &rd, &wr);
+	s.rd = rd - front->ab_rd;
+	s.wr = wr - front->ab_wr;
+	s.md = md - front->ab_md;
+	front->ab_rd = rd;
+	front->ab_wr = wr;
 	front->ab_md = md;
-	if (resumed) {
-		/* parked for a while: the I/O so far is not one slot's */
-		front->ab_resting = false;
-		d = 0;
-		dmd = 0;
-	}
+	front->ab_resting = false;
 	mutex_lock(&front->cfg_lock);
 	busy = ecdma_front_busy(front);
 	mutex_unlock(&front->cfg_lock);
-	/* users' I/O when there is some, else md's own (resync, check) */
-	by_md = d < ECDMA_AB_MIN_IO;
-	v = by_md ? dmd : d;
 
-	if (mode != ECDMA_OFFLOAD_AUTO || !busy ||
-	    (!front->ab_slot && v < ECDMA_AB_MIN_IO)) {
+	if (mode != ECDMA_OFFLOAD_AUTO || !busy) {
 		/*
 		 * No trial.  "always" is in the table.  "never", and "auto"
-		 * without a load to judge, are out of it while async_tx holds
-		 * the channels: md computes everything itself, XOR included,
-		 * and a load starts as md alone until a trial shows ecdma
-		 * moves more.
+		 * while async_tx holds no channel, are out of it while async_tx
+		 * holds the channels: md computes everything itself.
 		 */
-		WRITE_ONCE(front->ab_slot, 0);
-		front->ab_level = 0;
-		front->ab_moved = 0;
-		WRITE_ONCE(front->ab_every, 0);
+		ecdma_trial_rest(t);
 		ecdma_policy_table(front, mode != ECDMA_OFFLOAD_ALWAYS && busy);
-		/* after a park, "auto" with a load measures a slot first */
-		park = !resumed || mode != ECDMA_OFFLOAD_AUTO || !busy;
-	} else if (front->ab_slot) {
-		/* a trial keeps the signal it started with */
-		front->ab_sum[front->withdrawn] += front->ab_by_md ? dmd : d;
-		if (front->ab_slot == ECDMA_AB_SLOTS) {
-			ecdma_policy_decide(front);
-		} else {
-			WRITE_ONCE(front->ab_slot, front->ab_slot + 1);
-			ecdma_policy_table(front,
-					   ecdma_policy_slot_out(front->ab_slot));
-		}
-	} else if (++front->ab_wait >= front->ab_every || !front->ab_level ||
-		   ecdma_policy_moved(front, v, by_md) >= 2) {
-		/* time for a trial, or the load changed: slot 1 */
-		front->ab_moved = 0;
-		WRITE_ONCE(front->ab_slot, 1);
-		front->ab_sum[0] = 0;
-		front->ab_sum[1] = 0;
-		WRITE_ONCE(front->ab_by_md, by_md);
-		ecdma_policy_table(front, ecdma_policy_slot_out(1));
+		park = true;
+	} else if (!resumed) {
+		/* parked for a while, the I/O so far is not one slot's */
+		ecdma_policy_table(front, ecdma_trial_slot(t, &s,
+							   front->withdrawn));
+		/* without a load to judge the device rests out of the table */
+		park = ecdma_trial_resting(t);
 	}
+	/* after the table: a reader seeing no trial sees the state it left */
+	WRITE_ONCE(front->ab_slot, t->slot);
 	if (park) {
 		/*
 		 * Settled, nothing to judge: do not wake an idle machine
@@ -449,7 +344,7 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		 */
 		front->ab_resting = true;
 		WRITE_ONCE(front->ab_due,
-			   jiffies + msecs_to_jiffies(ECDMA_AB_SLOT_MS));
+			   jiffies + msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
 		/* @ab_due before @ab_parked: the timer reads them in turn */
 		smp_wmb();
 		WRITE_ONCE(front->ab_parked, 1);
@@ -457,7 +352,7 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	}
 	if (!READ_ONCE(front->policy_stop))
 		schedule_delayed_work(&front->ab_work,
-				      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
+				      msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
 }
 
 /**
@@ -486,7 +381,7 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
  */
 unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front)
 {
-	return READ_ONCE(front->ab_every) * ECDMA_AB_SLOT_MS;
+	return ecdma_trial_every(&front->trial) * ECDMA_TRIAL_SLOT_MS;
 }
 
 /**
@@ -517,13 +412,14 @@ int ecdma_policy_start(struct ecdma_front *front)
 	timer_setup(&front->policy_timer, ecdma_policy_tick, TIMER_DEFERRABLE);
 	mod_timer(&front->policy_timer,
 		  jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
-	front->ab_io = ecdma_policy_io(front);
+	ecdma_trial_init(&front->trial, ECDMA_TRIAL_BUDGET);
+	ecdma_policy_io(front, &front->ab_rd, &front->ab_wr);
 	front->ab_md = ecdma_policy_md_io(front);
 	front->ab_parked = 0;
 	front->ab_resting = false;
 	INIT_DELAYED_WORK(&front->ab_work, ecdma_policy_ab_work);
 	schedule_delayed_work(&front->ab_work,
-			      msecs_to_jiffies(ECDMA_AB_SLOT_MS));
+			      msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
 	return 0;
 
 free_events:

@@ -10,6 +10,8 @@
  *   desc_max, inline_budget, section_ops, max_src,
  *   nt_threshold, pq_path, xor_path
  *   pq_path_active, xor_path_active      read only
+ *   offload, trial_budget                the offload policy, live
+ *   offload_state                        read only
  *   caps/{ops,max_xor,max_pq,align}      what the dmaengine device offers
  *   caps/enable_<op>                     per-op offload (store: idle)
  *   chan<N>/{dma_chan,cpu,provider}      per channel (cpu live,
@@ -659,12 +661,14 @@ static ssize_t offload_state_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
-	unsigned long trials = READ_ONCE(front->ab_trials);
+	struct ecdma_trial *t = &front->trial;
+	unsigned long trials = READ_ONCE(t->trials);
+	unsigned int cur = READ_ONCE(t->cur);
 
 	/* a trial's verdict (kept) is written before it counts (trials) */
 	smp_rmb();
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u trial_slot=%u\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u trial_slot=%u load=%s aborted=%lu trial_cost_ms=%llu\n",
 			  READ_ONCE(front->accepting) ? "accept" : "decline",
 			  READ_ONCE(front->spread),
 			  READ_ONCE(front->spare_cpu),
@@ -675,14 +679,45 @@ static ssize_t offload_state_show(struct device *dev,
 			  READ_ONCE(front->withdrawn) ? "withdrawn" : "in",
 			  READ_ONCE(front->ab_switches),
 			  trials,
-			  READ_ONCE(front->ab_kept),
-			  READ_ONCE(front->ab_last[0]),
-			  READ_ONCE(front->ab_last[1]),
-			  READ_ONCE(front->ab_by_md) ? "md" : "io",
+			  READ_ONCE(t->kept),
+			  READ_ONCE(t->last[0]),
+			  READ_ONCE(t->last[1]),
+			  READ_ONCE(t->tkind) == ECDMA_TRIAL_MD ? "md" : "io",
 			  ecdma_policy_trial_every_ms(front),
-			  READ_ONCE(front->ab_slot));
+			  READ_ONCE(front->ab_slot),
+			  ecdma_trial_kind_names[min_t(unsigned int, cur,
+						       ECDMA_TRIAL_KINDS)],
+			  READ_ONCE(t->aborted),
+			  div_u64(READ_ONCE(t->cost) * ECDMA_TRIAL_SLOT_MS, 100));
 }
 static DEVICE_ATTR_RO(offload_state);
+
+static ssize_t trial_budget_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(front->trial.budget));
+}
+
+/* Live: read by the trials at every slot (trial.c) */
+static ssize_t trial_budget_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	unsigned int val;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (val > 100)
+		return -EINVAL;
+	WRITE_ONCE(front->trial.budget, val);
+	return count;
+}
+static DEVICE_ATTR_RW(trial_budget);
 
 /* CPU provider tunables: live, from the next execution section */
 struct ecdma_tunable_attr {
@@ -877,6 +912,7 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_desc_max.attr,
 	&dev_attr_offload.attr,
 	&dev_attr_offload_state.attr,
+	&dev_attr_trial_budget.attr,
 	&dev_attr_worker_budget.attr.attr,
 	&dev_attr_inline_budget.attr.attr,
 	&dev_attr_section_ops.attr.attr,

@@ -193,6 +193,19 @@ echo auto >$D/offload
 sleep $phase_s
 kill -0 "$fpid" 2>/dev/null && ktap_ok "load_offload_auto # $(cat $D/offload_state)" ||
 	ktap_fail "load_offload_auto # fio ended early"
+# trial_budget under "auto": 100 (a trial whenever one is due: the table
+# switches under the load), 0 (no trials), back to the default; md's
+# data is verified and checked at the end like every other phase's
+tb=$(cat $D/trial_budget)
+for b in 100 0 "$tb"; do
+	if ! echo "$b" 2>/tmp/knob.err >$D/trial_budget; then
+		ktap_fail "load_trial_budget_$b # refused: $(cat /tmp/knob.err)"
+		continue
+	fi
+	sleep $((phase_s * 2))
+	kill -0 "$fpid" 2>/dev/null && ktap_ok "load_trial_budget_$b # $(cat $D/offload_state)" ||
+		ktap_fail "load_trial_budget_$b # fio ended early"
+done
 phase offload always
 # all at their harshest at once, inline_issue 0 included
 echo 0 >$D/inline_issue

@@ -9,9 +9,10 @@
 # warnings), against "always" under the same 4 KiB random writes; under
 # full-stripe writes trials run and switch the table; the data and the parity stay right through the switches;
 # "always" puts the device back in the table; trials come less often
-# while their verdict repeats.  Without I/O from above (a check) trials
-# are judged by md's member I/O; without any, auto rests out of the
-# table.  ecdma unloads cleanly.
+# while their verdict repeats.  With the default trial_budget a new load
+# runs as md alone for its first seconds (no trial).  Without I/O from
+# above (a check) trials are judged by md's member I/O; without any, auto
+# rests out of the table.  ecdma unloads cleanly.
 # Which state a trial keeps depends on the host: not asserted.
 . /ecdma/lib.sh
 
@@ -90,25 +91,24 @@ alive=0
 kill -0 "$fpid" 2>/dev/null && alive=1
 fio_stop rmw "fio running $alive"
 
-# "auto" under full-stripe writes (192 KiB: 3 data chunks, XOR): trials
-# run and switch the table.  Full stripes move six times the sectors of
-# 4 KiB read-modify-writes per XOR: a slow debug kernel moved 4 KiB
-# random writes at about 150 KiB/s, under what a trial judges
-# (ECDMA_AB_MIN_IO), and saw no trial at all.  fio runs until the trials
-# were followed (below), two minutes at most.
+# "auto" under full-stripe writes (192 KiB: 3 data chunks, XOR).  With
+# the default trial_budget (2% of a kind's load time) a kind of load
+# never judged runs as md alone for 12.5 s before its first trial: for
+# 3 s from the first slot the policy saw the load (load=write) no trial
+# starts and the device stays out of the table.  Then trial_budget=100
+# (a trial whenever one is due): trials run and switch the table.  Full
+# stripes move six times the sectors of 4 KiB read-modify-writes per XOR:
+# a slow debug kernel moved 4 KiB random writes at about 150 KiB/s, under
+# what a trial judges (ECDMA_TRIAL_MIN_IO), and saw no trial at all.  fio
+# runs until the trials were followed (below), two minutes at most.
 echo auto >"$D/offload"
+budget=$(cat "$D/trial_budget")
 fio --name=trials --filename=/dev/md0 --rw=write --bs=192k --size=96M \
 	--ioengine=libaio --iodepth=8 --direct=1 --time_based --runtime=120 \
 	--eta=never --output=/tmp/fio-write.log >/dev/null 2>&1 &
 fpid=$!
-# Follow auto's trials while the load lasts: from each verdict (kept moved
-# or not) the pace the next trial must come at: the usual 4 s after the
-# load's first trial or a changed verdict, doubled (up to 16 s) while the
-# verdict repeats.  Only samples taken while fio runs are compared.  Two
-# trials and a second after the second (its pace) are enough, about 7 s;
-# the load stops then, or after 60 s on a slow host.  Samples fork
-# nothing but usleep: a slow debug kernel forks in tens of ms, and a
-# sample must not miss a trial (1 s).
+# Samples fork nothing but usleep: a slow debug kernel forks in tens of
+# ms, and a sample must not miss a trial (1 s).
 now() {
 	read -r up _ </proc/uptime
 	up=${up%.*}
@@ -120,9 +120,38 @@ state() {
 		trials=*) t=${f#trials=} ;;
 		kept=*) k=${f#kept=} ;;
 		trial_every_ms=*) e=${f#trial_every_ms=} ;;
+		table=*) tb=${f#table=} ;;
+		load=*) ld=${f#load=} ;;
 		esac
 	done
 }
+state
+t0=$t
+now
+end=$((up + 40)) since= out=1
+while kill -0 "$fpid" 2>/dev/null && [ "$up" -lt $end ]; do
+	state
+	[ "$tb" = withdrawn ] || out=0
+	if [ -z "$since" ] && [ "$ld" = write ]; then
+		since=$up
+		end=$((up + 4))
+	fi
+	usleep 100000
+	now
+done
+msg="budget $budget, load seen ${since:+$((up - since)) s}, trials $t0 -> $t, $st"
+[ -n "$since" ] && [ "$t" = "$t0" ] && [ $out = 1 ] &&
+	ktap_ok "new_load_runs_as_md_alone # $msg" ||
+	ktap_fail "new_load_runs_as_md_alone # $msg"
+echo 100 >"$D/trial_budget"
+# Follow auto's trials while the load lasts: from each verdict (kept moved
+# or not) the pace the next trial must come at: the usual 4 s after the
+# load's first trial or a changed verdict, doubled while the verdict
+# repeats, up to 16 s in the table and 64 s out of it.  A slot without
+# load (a slow host's lull) keeps the pace: it is the load kind's own.
+# Only samples taken while fio runs are compared.  Two trials and a
+# second after the second (its pace) are enough, about 7 s; the load
+# stops then, or after 60 s on a slow host.
 state
 pt=$t pk=$k prev= every=0 seen=0 pace_ok=1 pace= badt= repeats=0 lulls=0
 now
@@ -136,17 +165,17 @@ while kill -0 "$fpid" 2>/dev/null && [ "$up" -lt $end ] &&
 		v=$((k - pk))
 		if [ "$every" -gt 0 ] && [ "$v" = "$prev" ]; then
 			every=$((every * 2))
-			[ $every -gt 16000 ] && every=16000
+			cap=$((v ? 16000 : 64000))
+			[ $every -gt $cap ] && every=$cap
 			repeats=$((repeats + 1))
 		else
 			every=4000
 		fi
 		prev=$v seen=$((seen + 1)) last=$up
-	elif [ $seen -gt 0 ] && [ "$e" = 0 ] && [ "$every" != 0 ]; then
+	elif [ $seen -gt 0 ] && [ "$e" = 0 ]; then
 		# a slot with too little I/O to judge (a slow host, the
-		# debug kernel): the policy saw the load end, and the next
-		# trial starts the pace afresh
-		every=0 prev= lulls=$((lulls + 1))
+		# debug kernel): no load kind now, its pace kept
+		lulls=$((lulls + 1))
 	elif [ $seen -gt 0 ] && [ "$e" != "$every" ]; then
 		[ "$badt" = "$t" ] || pace="$pace after trial $t: every_ms $e, want $every;"
 		pace_ok=0 badt=$t
@@ -208,8 +237,7 @@ x1=$(ecdma_ops xor)
 # an unlimited one (under 0.6 s) can end before a trial's first "in"
 # slot, and one that ends early in an "in" slot may leave it only reads
 # whose validation comes out of the table.  Up to 20 checks: while the
-# verdict repeats, a trial comes every 8 or 16 s, in one check of two to
-# four.
+# verdict repeats, trials of this kind come after 4, 8, 16, then 32 s.
 echo auto >"$D/offload"
 echo 16000 >/sys/block/md0/md/sync_speed_max
 sleep 1

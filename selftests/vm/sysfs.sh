@@ -87,6 +87,15 @@ good offload never
 good offload auto
 bad offload sometimes "$EINVAL"
 good offload always
+tb=$(cat $D/trial_budget)
+ktap_check trial_budget_default_2 [ "$tb" = 2 ]
+good trial_budget 0
+good trial_budget 100
+good trial_budget "$tb"
+bad trial_budget 101 "$EINVAL"
+bad trial_budget -1 "$EINVAL"
+bad trial_budget half "$EINVAL"
+bad trial_budget "" "$EINVAL"
 # the timer applies it within a window
 sleep 1
 ktap_check offload_always_accepts grep -q '^accept spread=0 .* copies=0 table=in ' "$D/offload_state"

@@ -293,7 +293,7 @@ static const char *const status_attrs[] = {
 	"pq_path", "pq_path_active", "xor_path", "xor_path_active", "caps/ops",
 	"caps/max_xor", "caps/max_pq", "caps/align", "caps/enable_memcpy",
 	"caps/enable_xor", "caps/enable_xor_val", "caps/enable_pq",
-	"caps/enable_pq_val", NULL
+	"caps/enable_pq_val", "offload", "trial_budget", NULL
 };
 
 static const char *const chan_attrs[] = {

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trials of the "auto" offload policy, as pure code: policy.c feeds
+ * it what each 250 ms slot moved and switches async_tx's channel table as
+ * it answers; the unit tests drive it with simulated loads.
+ *
+ * A trial costs md whatever its slots in the table lose when ecdma is the
+ * slower state, so every kind of load has a credit: each slot of that
+ * kind earns the budget (percent of a slot), a trial is paid out of it,
+ * and it starts only when the credit covers what the kind's last trial
+ * lost.  A kind never judged is assumed to lose a whole slot, so a new
+ * load runs as md alone for 100 / budget slots first.
+ */
+#ifndef _ECDMA_TRIAL_H
+#define _ECDMA_TRIAL_H
+
+#include "ecdma_compat.h"
+
+/* One slot of a trial, and of the wait between trials (ms) */
+#define ECDMA_TRIAL_SLOT_MS	250
+/* Slots of a trial: out, in, in, out (ecdma_trial_slot_out()) */
+#define ECDMA_TRIAL_SLOTS	4
+/* Percent more I/O the table must move to keep the device in it */
+#define ECDMA_TRIAL_MARGIN	3
+/* Percent less in the first slot in than in the one out: end there */
+#define ECDMA_TRIAL_ABORT	10
+/*
+ * Slots between trials of one kind: ECDMA_TRIAL_EVERY after a new
+ * verdict, doubled while it repeats, up to the first bound while the
+ * device stays in (a load that turned against ecdma is found within
+ * 16 s) and the second while it stays out (asking costs md, not asking
+ * only forgoes a gain).
+ */
+#define ECDMA_TRIAL_EVERY	16
+#define ECDMA_TRIAL_EVERY_IN	64
+#define ECDMA_TRIAL_EVERY_OUT	256
+/*
+ * Sectors per slot below which there is nothing to judge (256 KiB/s):
+ * md's superblock writes during a check, say.  Low, because a slow
+ * machine (the debug kernel) moves its md load at a few MiB/s.
+ */
+#define ECDMA_TRIAL_MIN_IO	128
+/* Default budget: percent of a kind's load time trials may cost md */
+#define ECDMA_TRIAL_BUDGET	2
+/* Most credit a kind saves (percent-slots): one slot lost whole */
+#define ECDMA_TRIAL_CREDIT_MAX	100
+
+/**
+ * enum ecdma_trial_kind - kinds of load, each with its own verdict
+ * @ECDMA_TRIAL_WRITE: users' writes md passes on at most 2.5x (full
+ *	stripes)
+ * @ECDMA_TRIAL_SMALL: users' writes md multiplies by more (reads and
+ *	parity around small writes: read-modify-write, reconstruct-write)
+ * @ECDMA_TRIAL_READ: users' reads (with a failed member: reconstruction)
+ * @ECDMA_TRIAL_MD: nothing from above, md's own I/O (resync, recovery,
+ *	check), judged by the sectors md sends to its members
+ * @ECDMA_TRIAL_KINDS: the number of kinds, and "no load"
+ */
+enum ecdma_trial_kind {
+	ECDMA_TRIAL_WRITE,
+	ECDMA_TRIAL_SMALL,
+	ECDMA_TRIAL_READ,
+	ECDMA_TRIAL_MD,
+	ECDMA_TRIAL_KINDS
+};
+
+extern const char *const ecdma_trial_kind_names[ECDMA_TRIAL_KINDS + 1];
+
+/**
+ * struct ecdma_trial_sample - what one slot moved (sectors)
+ * @rd: read from above the block layer (PGPGIN)
+ * @wr: written from above (PGPGOUT)
+ * @md: sent by md arrays to their members
+ */
+struct ecdma_trial_sample {
+	u64 rd;
+	u64 wr;
+	u64 md;
+};
+
+/**
+ * struct ecdma_trial_load - what the trials know of one kind of load
+ * @seen: slots of it so far
+ * @wait: slots of it since its last trial
+ * @every: slots between its trials now (ECDMA_TRIAL_EVERY...)
+ * @credit: what its next trials may cost (percent-slots, can be < 0)
+ * @guess: what its last trial cost per slot it risked, what the next
+ *	one is taken to cost (ECDMA_TRIAL_CREDIT_MAX before the first)
+ * @cost: what its trials cost md so far (percent-slots)
+ * @judged: it had a verdict
+ * @keep: the verdict: in the table
+ */
+struct ecdma_trial_load {
+	u32 seen;
+	u32 wait;
+	u32 every;
+	s32 credit;
+	u32 guess;
+	u64 cost;
+	bool judged;
+	bool keep;
+};
+
+/**
+ * struct ecdma_trial - the trials' state; one writer (the policy's slot
+ *	work), read locklessly by sysfs (fields marked *)
+ * @budget: percent of a kind's load time its trials may cost; 0 stops
+ *	the trials (written by sysfs, read every slot)
+ * @load: per kind
+ * @cur: kind of the load now; ECDMA_TRIAL_KINDS while there is none *
+ * @slot: 0 between trials, else the slot running (1..ECDMA_TRIAL_SLOTS) *
+ * @tkind: kind the running or last trial judges *
+ * @sum: I/O of this trial's slots in ([0]) and out of ([1]) the table
+ * @thin: a slot out of the table had too little I/O to judge
+ * @level: I/O per slot of the state last chosen
+ * @moved: slots in a row whose rate was under half or over twice
+ *	@level, or whose kind was not @cur
+ * @out: the table state asked for: out of it
+ * @trials: trials so far *
+ * @kept: trials that kept the device in the table *
+ * @aborted: trials ended after their first slot in the table *
+ * @last: the last trial's sums, in and out *
+ * @cost: all trials' cost so far (percent-slots) *
+ */
+struct ecdma_trial {
+	unsigned int budget;
+	struct ecdma_trial_load load[ECDMA_TRIAL_KINDS];
+	unsigned int cur;
+	unsigned int slot;
+	unsigned int tkind;
+	u64 sum[2];
+	bool thin;
+	u64 level;
+	unsigned int moved;
+	bool out;
+	unsigned long trials;
+	unsigned long kept;
+	unsigned long aborted;
+	u64 last[2];
+	u64 cost;
+};
+
+void ecdma_trial_init(struct ecdma_trial *t, unsigned int budget);
+bool ecdma_trial_slot(struct ecdma_trial *t,
+		      const struct ecdma_trial_sample *s, bool was_out);
+void ecdma_trial_rest(struct ecdma_trial *t);
+unsigned int ecdma_trial_kind_of(const struct ecdma_trial_sample *s);
+
+/* Resting: no load and no trial; the device is out of the table */
+static inline bool ecdma_trial_resting(const struct ecdma_trial *t)
+{
+	return t->cur == ECDMA_TRIAL_KINDS && !t->slot;
+}
+
+/* Slots from a trial of the load now to its next one; 0: no load */
+static inline unsigned int ecdma_trial_every(const struct ecdma_trial *t)
+{
+	unsigned int cur = READ_ONCE(t->cur);
+
+	return cur < ECDMA_TRIAL_KINDS ? READ_ONCE(t->load[cur].every) : 0;
+}
+
+#endif /* _ECDMA_TRIAL_H */

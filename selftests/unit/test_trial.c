@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for the offload policy's trials (drivers/ecdma/trial.c),
+ * driven by simulated loads: each slot moves what the load moves in the
+ * state the trials asked for, with seeded noise, and the tests compare
+ * that with what md alone (always out of the table) would have moved.
+ */
+#include "ecdma_compat.h"
+#include "trial.h"
+#include "ecdma_test.h"
+
+/* a load: what a slot moves out of the table and in it, and its shape */
+struct sim_load {
+	u64 out;
+	u64 in;
+	unsigned int kind;
+	unsigned int noise;	/* percent, either way, per slot */
+};
+
+struct sim_res {
+	u64 moved;		/* by the load as the trials ran it */
+	u64 alone;		/* by md alone in as many slots */
+	unsigned int in_slots;
+};
+
+static void sim_sample(const struct sim_load *l, bool out,
+		       struct ecdma_trial_sample *s)
+{
+	u64 v = out ? l->out : l->in;
+
+	if (l->noise)
+		v = v * (100 - l->noise + test_rnd(2 * l->noise + 1)) / 100;
+	memset(s, 0, sizeof(*s));
+	switch (l->kind) {
+	case ECDMA_TRIAL_WRITE:
+		/* RAID-6 of 8: 8 member sectors per 6 written */
+		s->wr = v;
+		s->md = v * 4 / 3;
+		break;
+	case ECDMA_TRIAL_SMALL:
+		/* reconstruct-write of 4 KiB: 5 reads, 3 writes */
+		s->wr = v;
+		s->md = v * 8;
+		break;
+	case ECDMA_TRIAL_READ:
+		s->rd = v;
+		s->md = v;
+		break;
+	default:
+		s->md = v;
+		break;
+	}
+}
+
+/* @slots slots of @l, the trials choosing the state of each */
+static void sim_run(struct ecdma_trial *t, const struct sim_load *l,
+		    unsigned int slots, struct sim_res *r)
+{
+	struct ecdma_trial_sample s;
+	bool out = t->out;
+
+	while (slots--) {
+		sim_sample(l, out, &s);
+		r->moved += out ? l->out : l->in;
+		r->alone += l->out;
+		r->in_slots += !out;
+		out = ecdma_trial_slot(t, &s, out);
+	}
+}
+
+static void sim_idle(struct ecdma_trial *t, unsigned int slots)
+{
+	struct ecdma_trial_sample s = { 0 };
+
+	while (slots--)
+		ecdma_trial_slot(t, &s, t->out);
+}
+
+static const struct sim_load loses = {
+	.out = 10000, .in = 4000, .kind = ECDMA_TRIAL_WRITE, .noise = 5
+};
+
+static const struct sim_load wins = {
+	.out = 10000, .in = 13000, .kind = ECDMA_TRIAL_WRITE, .noise = 5
+};
+
+/*
+ * A load of a kind never judged runs as md alone until its credit pays
+ * for a whole slot lost (100 / budget slots), in one load or in many
+ * short ones; then one trial, ended after its first slot in.
+ */
+static void test_new_load_waits(void)
+{
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0, i;
+
+	ecdma_trial_init(&t, ECDMA_TRIAL_BUDGET);
+	for (i = 0; i < 4; i++) {
+		/* 3 s loads, idle between */
+		sim_run(&t, &loses, 12, &r);
+		sim_idle(&t, 8);
+	}
+	bad += t.trials != 0 || r.in_slots != 0 || !t.out;
+	sim_run(&t, &loses, 100 / ECDMA_TRIAL_BUDGET - 48 + 2, &r);
+	bad += t.trials != 1 || t.aborted != 1 || t.kept != 0 ||
+	       r.in_slots != 1;
+	ksft_test_result(!bad, "new_load_runs_as_md_alone (%u wrong, %lu trials, %u slots in)\n",
+			 bad, t.trials, r.in_slots);
+}
+
+/*
+ * Whatever a losing load's length and loss, what it moves is at least
+ * (100 - budget)% of what md alone moves, and less is lost once the
+ * verdict keeps repeating; the trials go on (a load may turn).
+ */
+static void test_losing_costs_budget(void)
+{
+	static const u64 in[] = { 2400, 6000, 9000, 9700 };
+	static const unsigned int kinds[] = {
+		ECDMA_TRIAL_WRITE, ECDMA_TRIAL_SMALL, ECDMA_TRIAL_READ,
+		ECDMA_TRIAL_MD
+	};
+	unsigned int bad = 0, worst = 1000, ki, ii, n;
+
+	for (ki = 0; ki < ARRAY_SIZE(kinds); ki++) {
+		for (ii = 0; ii < ARRAY_SIZE(in); ii++) {
+			struct sim_load l = {
+				.out = 10000, .in = in[ii],
+				.kind = kinds[ki], .noise = 5
+			};
+			struct sim_res r = { 0 }, late = { 0 };
+			struct ecdma_trial t;
+			unsigned int permil;
+			u64 cost;
+
+			ecdma_trial_init(&t, ECDMA_TRIAL_BUDGET);
+			/* short loads, then one long one */
+			for (n = 0; n < 100; n++) {
+				sim_run(&t, &l, 12, &r);
+				sim_idle(&t, 3);
+			}
+			sim_run(&t, &l, 2000, &r);
+			cost = t.cost;
+			sim_run(&t, &l, 2000, &late);
+			permil = r.moved * 1000 / r.alone;
+			worst = min(worst, permil);
+			bad += permil < 1000 - 10 * ECDMA_TRIAL_BUDGET;
+			/* a 3% loss under 5% noise may win a trial */
+			bad += t.trials < 3 || (in[ii] <= 9000 && t.kept);
+			/* the second half of the long load: half the budget */
+			bad += (t.cost - cost) * 2 > 2000 * ECDMA_TRIAL_BUDGET;
+			bad += late.moved * 1000 <
+			       late.alone * (1000 - 5 * ECDMA_TRIAL_BUDGET);
+		}
+	}
+	ksft_test_result(!bad, "losing_loads_cost_at_most_the_budget (%u wrong, worst %u permil)\n",
+			 bad, worst);
+}
+
+/*
+ * A load ecdma carries better joins after its first trial and stays,
+ * the trials coming less often; with the whole budget at once.
+ */
+static void test_winning_joins(void)
+{
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0;
+
+	ecdma_trial_init(&t, ECDMA_TRIAL_BUDGET);
+	sim_run(&t, &wins, 100 / ECDMA_TRIAL_BUDGET + 4, &r);
+	bad += t.trials != 1 || t.kept != 1 || t.out;
+	memset(&r, 0, sizeof(r));
+	sim_run(&t, &wins, 1000, &r);
+	bad += r.in_slots < 950 || r.moved * 100 < r.alone * 125;
+	bad += t.load[ECDMA_TRIAL_WRITE].every != ECDMA_TRIAL_EVERY_IN;
+	ecdma_trial_init(&t, 100);
+	memset(&r, 0, sizeof(r));
+	sim_run(&t, &wins, 6, &r);
+	bad += t.kept != 1 || t.out;
+	ksft_test_result(!bad, "winning_load_joins_and_stays (%u wrong)\n", bad);
+}
+
+/*
+ * Each kind keeps its verdict across idle times: a won kind is back in
+ * the table at its second slot, without a trial; another kind's losing
+ * verdict is its own.
+ */
+static void test_kinds_remembered(void)
+{
+	struct sim_load rd = loses;
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0;
+	unsigned long trials;
+
+	rd.kind = ECDMA_TRIAL_READ;
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &wins, 10, &r);
+	sim_idle(&t, 5);
+	sim_run(&t, &rd, 10, &r);
+	bad += t.cur != ECDMA_TRIAL_READ || !t.out ||
+	       !t.load[ECDMA_TRIAL_READ].judged ||
+	       t.load[ECDMA_TRIAL_READ].keep;
+	sim_idle(&t, 5);
+	trials = t.trials;
+	sim_run(&t, &wins, 1, &r);
+	bad += t.out || t.trials != trials || t.slot;
+	sim_idle(&t, 5);
+	sim_run(&t, &rd, 1, &r);
+	bad += !t.out;
+	ksft_test_result(!bad, "kinds_keep_their_verdicts (%u wrong)\n", bad);
+}
+
+/*
+ * A plain loss ends the trial after its first slot in; a tie runs the
+ * four slots and leaves md alone; a load that stalls in the table lost
+ * a slot; one that ends during a trial judges nothing: the device out,
+ * the trials at rest.
+ */
+static void test_trial_shapes(void)
+{
+	struct sim_load tie = wins, gone = { 0 };
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0;
+
+	tie.in = tie.out;
+	tie.noise = 0;
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &loses, 3, &r);
+	bad += t.trials != 1 || t.aborted != 1 || t.slot || !t.out;
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &tie, 2, &r);
+	bad += t.slot != 2;
+	sim_run(&t, &tie, 3, &r);
+	bad += t.trials != 1 || t.aborted || t.kept || !t.out ||
+	       t.last[0] != 2 * tie.in || t.last[1] != 2 * tie.out;
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &wins, 2, &r);
+	gone.kind = ECDMA_TRIAL_WRITE;
+	sim_run(&t, &gone, 3, &r);
+	bad += t.trials != 1 || t.kept || !t.out || t.slot;
+	sim_idle(&t, 1);
+	bad += !ecdma_trial_resting(&t);
+	/* a load that stalls in the table: a whole slot lost */
+	ecdma_trial_init(&t, 100);
+	tie.in = 0;
+	sim_run(&t, &tie, 3, &r);
+	bad += t.trials != 1 || t.aborted != 1 || !t.out || t.cost != 100 ||
+	       !t.load[ECDMA_TRIAL_WRITE].judged;
+	/* ended in the last slot, out: the slots in do not win for that */
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &wins, 4, &r);
+	bad += t.slot != ECDMA_TRIAL_SLOTS;
+	sim_run(&t, &gone, 1, &r);
+	bad += t.trials != 1 || t.kept || !t.out ||
+	       t.load[ECDMA_TRIAL_WRITE].judged;
+	ksft_test_result(!bad, "trial_ends_early_on_plain_loss (%u wrong)\n", bad);
+}
+
+/* slots from one trial's end to the next one's start, @n times */
+static void pace(struct ecdma_trial *t, const struct sim_load *l,
+		 unsigned int *gap, unsigned int n)
+{
+	struct sim_res r = { 0 };
+	unsigned int i = 0, run = 0;
+	bool was = false;
+
+	while (i < n) {
+		sim_run(t, l, 1, &r);
+		if (t->slot && !was)
+			gap[i++] = run;
+		if (!t->slot)
+			run++;
+		else
+			run = 0;
+		was = t->slot;
+	}
+}
+
+/*
+ * While the verdict repeats the trials come half as often each time, up
+ * to 16 s in the table and 64 s out of it.
+ */
+static void test_pace(void)
+{
+	static const unsigned int want_out[] = { 0, 16, 32, 64, 128, 256, 256 };
+	static const unsigned int want_in[] = { 0, 16, 32, 64, 64 };
+	struct sim_load small = { .out = 10000, .in = 9500,
+				  .kind = ECDMA_TRIAL_SMALL };
+	struct sim_load win = wins;
+	unsigned int gap[8], bad = 0, i;
+	struct ecdma_trial t;
+
+	win.noise = 0;
+	ecdma_trial_init(&t, 100);
+	pace(&t, &small, gap, ARRAY_SIZE(want_out));
+	for (i = 1; i < ARRAY_SIZE(want_out); i++)
+		bad += gap[i] != want_out[i];
+	ecdma_trial_init(&t, 100);
+	pace(&t, &win, gap, ARRAY_SIZE(want_in));
+	for (i = 1; i < ARRAY_SIZE(want_in); i++)
+		bad += gap[i] != want_in[i];
+	ksft_test_result(!bad, "trials_back_off_while_verdict_repeats (%u wrong)\n",
+			 bad);
+}
+
+/*
+ * Budget 0: no trial at all, a kind never judged stays with md alone and
+ * a won kind in the table.
+ */
+static void test_budget_zero(void)
+{
+	struct sim_load rd = loses;
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0;
+
+	rd.kind = ECDMA_TRIAL_READ;
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &wins, 10, &r);
+	WRITE_ONCE(t.budget, 0);
+	sim_run(&t, &rd, 1000, &r);
+	bad += t.trials != 1 || !t.out;
+	memset(&r, 0, sizeof(r));
+	sim_run(&t, &wins, 1000, &r);
+	bad += t.trials != 1 || r.in_slots < 998;
+	ksft_test_result(!bad, "budget_0_no_trials (%u wrong)\n", bad);
+}
+
+/*
+ * A judged load whose rate halves or doubles for two slots is asked
+ * again at once; one such slot is noise.
+ */
+static void test_rate_change(void)
+{
+	struct sim_load l = wins, fast = wins;
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0;
+
+	l.noise = 0;
+	fast.noise = 0;
+	fast.in *= 3;
+	fast.out *= 3;
+	ecdma_trial_init(&t, 100);
+	sim_run(&t, &l, 10, &r);
+	bad += t.trials != 1 || t.slot;
+	sim_run(&t, &fast, 1, &r);
+	sim_run(&t, &l, 1, &r);
+	bad += t.slot != 0;
+	sim_run(&t, &fast, 2, &r);
+	bad += t.slot != 1;
+	ksft_test_result(!bad, "rate_change_asks_again (%u wrong)\n", bad);
+}
+
+/* What a slot's I/O says the load is */
+static void test_kind_of(void)
+{
+	static const struct {
+		struct ecdma_trial_sample s;
+		unsigned int kind;
+	} c[] = {
+		{ { 0, 6000, 8000 }, ECDMA_TRIAL_WRITE },	/* RAID-6 of 8 */
+		{ { 0, 2000, 4000 }, ECDMA_TRIAL_WRITE },	/* RAID-6 of 4 */
+		{ { 0, 1000, 6000 }, ECDMA_TRIAL_SMALL },	/* RMW */
+		{ { 0, 1000, 2600 }, ECDMA_TRIAL_SMALL },
+		{ { 5000, 100, 6000 }, ECDMA_TRIAL_READ },
+		{ { 100, 0, 9000 }, ECDMA_TRIAL_MD },		/* a check */
+		{ { 0, 0, 0 }, ECDMA_TRIAL_MD },
+	};
+	unsigned int bad = 0, i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		bad += ecdma_trial_kind_of(&c[i].s) != c[i].kind;
+	ksft_test_result(!bad, "kind_of_load (%u wrong)\n", bad);
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(9);
+	test_rng_init();
+	test_kind_of();
+	test_new_load_waits();
+	test_losing_costs_budget();
+	test_winning_joins();
+	test_kinds_remembered();
+	test_trial_shapes();
+	test_pace();
+	test_budget_zero();
+	test_rate_change();
+	return ksft_finished();
+}
