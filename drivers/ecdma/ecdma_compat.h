@@ -56,6 +56,7 @@ typedef long long s64;
 #define U16_MAX		((u16)~0U)
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
+#define S32_MAX		((s32)(U32_MAX >> 1))
 
 #ifndef BIT
 #define BIT(nr)		(1UL << (nr))

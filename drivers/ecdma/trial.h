@@ -112,6 +112,7 @@ struct ecdma_trial_load {
  * @tkind: kind the running or last trial judges *
  * @sum: I/O of this trial's slots in ([0]) and out of ([1]) the table
  * @thin: a slot out of the table had too little I/O to judge
+ * @confirm: the trial running confirms a first win before moving in
  * @level: I/O per slot of the state last chosen
  * @moved: slots in a row whose rate was under half or over twice
  *	@level, or whose kind was not @cur
@@ -130,6 +131,7 @@ struct ecdma_trial {
 	unsigned int tkind;
 	u64 sum[2];
 	bool thin;
+	bool confirm;
 	u64 level;
 	unsigned int moved;
 	bool out;

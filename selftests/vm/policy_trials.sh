@@ -253,6 +253,7 @@ while [ $n -lt 20 ]; do
 	n=$((n + 1))
 	[ "$mm" = 0 ] || bad=$((bad + 1))
 	judged && [ "$(ecdma_ops xor_val)" -gt "$v0" ] && break
+	ktap_diag "check $n: xor_val $(ecdma_ops xor_val), $(cat "$D/offload_state")"
 done
 echo system >/sys/block/md0/md/sync_speed_max
 v1=$(ecdma_ops xor_val)
