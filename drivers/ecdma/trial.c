@@ -143,14 +143,26 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 	WRITE_ONCE(t->slot, 0);
 }
 
-/* A slot of a trial ran: count it, then go on or decide */
+/*
+ * A slot of a trial ran: count it, then go on or decide.  Another kind of
+ * load with I/O of its own (a rebuild after the reads the trial began
+ * on) ends the trial at once: it would judge the new load by the old
+ * one's signal, and run it in the table meanwhile.
+ */
 static void ecdma_trial_step(struct ecdma_trial *t,
-			     const struct ecdma_trial_sample *s, bool was_out)
+			     const struct ecdma_trial_sample *s, bool was_out,
+			     unsigned int kind)
 {
 	/* a trial keeps the signal it started with */
 	u64 v = t->tkind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
+	u64 kv = kind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
 
 	t->sum[was_out] += v;
+	if (kind != t->tkind && kv >= ECDMA_TRIAL_MIN_IO) {
+		t->thin = true;
+		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2);
+		return;
+	}
 	/* out of the table, md alone: the load ended or paused */
 	if (was_out && v < ECDMA_TRIAL_MIN_IO)
 		t->thin = true;
@@ -226,7 +238,7 @@ bool ecdma_trial_slot(struct ecdma_trial *t,
 				  ECDMA_TRIAL_CREDIT_MAX);
 	}
 	if (t->slot)
-		ecdma_trial_step(t, s, was_out);
+		ecdma_trial_step(t, s, was_out, kind);
 	else if (v < ECDMA_TRIAL_MIN_IO)
 		ecdma_trial_rest(t);
 	else

@@ -219,8 +219,8 @@ static void test_kinds_remembered(void)
 /*
  * A plain loss ends the trial after its first slot in; a tie runs the
  * four slots and leaves md alone; a load that stalls in the table lost
- * a slot; one that ends during a trial judges nothing: the device out,
- * the trials at rest.
+ * a slot; one that ends, or turns into another kind, during a trial
+ * judges nothing: the device out, the trials at rest.
  */
 static void test_trial_shapes(void)
 {
@@ -253,6 +253,16 @@ static void test_trial_shapes(void)
 	sim_run(&t, &tie, 3, &r);
 	bad += t.trials != 1 || t.aborted != 1 || !t.out || t.cost != 100 ||
 	       !t.load[ECDMA_TRIAL_WRITE].judged;
+	/* reads, then a rebuild: the reads' trial ends, judging nothing */
+	ecdma_trial_init(&t, 100);
+	tie = loses;
+	tie.kind = ECDMA_TRIAL_READ;
+	sim_run(&t, &tie, 2, &r);
+	bad += t.slot != 2 || t.tkind != ECDMA_TRIAL_READ;
+	tie.kind = ECDMA_TRIAL_MD;
+	sim_run(&t, &tie, 1, &r);
+	bad += t.slot || !t.out || t.trials != 1 ||
+	       t.load[ECDMA_TRIAL_READ].judged;
 	/* ended in the last slot, out: the slots in do not win for that */
 	ecdma_trial_init(&t, 100);
 	sim_run(&t, &wins, 4, &r);
