@@ -54,6 +54,7 @@ END {
 # target against md's CPU path there: fabric-guest.sh) get a line each.
 awk -F, '
 { m[$1 "," $2 "," $3 "," $4] = $5; cpu[$1 "," $2 "," $3 "," $4] = $7
+  ops[$1 "," $2 "," $3 "," $4] = $9
   if (!($3 "," $4 in seen)) { seen[$3 "," $4]; pts[++np] = $3 "," $4 }
   kern[$1] }
 # fam: "" for a local array, "nvmf-<transport>" for a fabric one
@@ -66,6 +67,7 @@ function fam(pt,    a) {
 END {
 	for (kk in kern) {
 		delete sum; delete cnt; delete worst; delete fsum; delete fcnt; delete fworst
+		delete zsum; delete zcnt; delete zlo; delete zhi
 		nf = 0
 		printf("kernel %s: ecdma / md CPU path (median of repeats; >1 is a win)\n", kk)
 		printf("%-17s %-20s %12s %12s %14s %14s\n", "array", "workload",
@@ -89,6 +91,12 @@ END {
 					}
 					sum[g] += log(r); cnt[g]++
 					if (!(g in worst) || r < worst[g]) { worst[g] = r; wname[g] = pts[p] }
+					# ecdma ran nothing: md against md
+					if (ops[a] == 0) {
+						zsum[g] += log(r); zcnt[g]++
+						if (!(g in zlo) || r < zlo[g]) zlo[g] = r
+						if (!(g in zhi) || r > zhi[g]) zhi[g] = r
+					}
 				} else line = line sprintf(" %12s", "-")
 			}
 			for (g = 0; g < 2; g++) {
@@ -99,11 +107,16 @@ END {
 			}
 			print line
 		}
-		for (g = 0; g < 2; g++)
-			if (cnt[g])
-				printf("throughput%s: geomean %.2fx, worst %.2fx (%s)\n",
-				       g ? " at group_thread_cnt = CPUs" : " at group_thread_cnt 0",
-				       exp(sum[g] / cnt[g]), worst[g], wname[g])
+		for (g = 0; g < 2; g++) {
+			if (!cnt[g])
+				continue
+			printf("throughput%s: geomean %.2fx, worst %.2fx (%s)\n",
+			       g ? " at group_thread_cnt = CPUs" : " at group_thread_cnt 0",
+			       exp(sum[g] / cnt[g]), worst[g], wname[g])
+			if (zcnt[g])
+				printf("  %d of %d cells without an ecdma operation (md on both sides: this run'"'"'s noise): geomean %.2fx, %.2fx-%.2fx\n",
+				       zcnt[g], cnt[g], exp(zsum[g] / zcnt[g]), zlo[g], zhi[g])
+		}
 		for (i = 1; i <= nf; i++)
 			printf("%s host throughput, ecdma on the target / its md CPU path: geomean %.2fx, worst %.2fx (%s)\n",
 			       fams[i], exp(fsum[fams[i]] / fcnt[fams[i]]), fworst[fams[i]], fwname[fams[i]])
