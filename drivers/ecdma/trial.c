@@ -51,6 +51,8 @@ void ecdma_trial_init(struct ecdma_trial *t, unsigned int budget)
  * md's member I/O per sector written tells full stripes (k+2 member
  * sectors for k, 2x at most at k = 2) from small writes (a 4 KiB write
  * reads and writes 4 to 8 blocks): the same in and out of the table.
+ *
+ * Return: an enum ecdma_trial_kind other than ECDMA_TRIAL_KINDS.
  */
 unsigned int ecdma_trial_kind_of(const struct ecdma_trial_sample *s)
 {
@@ -232,9 +234,8 @@ bool ecdma_trial_slot(struct ecdma_trial *t,
 	if (v >= ECDMA_TRIAL_MIN_IO) {
 		struct ecdma_trial_load *l = &t->load[kind];
 
-		l->seen++;
 		l->wait++;
-		l->credit = min_t(s32, l->credit + budget,
+		l->credit = min_t(s32, l->credit + (s32)budget,
 				  ECDMA_TRIAL_CREDIT_MAX);
 	}
 	if (t->slot)

@@ -80,7 +80,6 @@ struct ecdma_trial_sample {
 
 /**
  * struct ecdma_trial_load - what the trials know of one kind of load
- * @seen: slots of it so far
  * @wait: slots of it since its last trial
  * @every: slots between its trials now (ECDMA_TRIAL_EVERY...)
  * @credit: what its next trials may cost (percent-slots, can be < 0)
@@ -91,7 +90,6 @@ struct ecdma_trial_sample {
  * @keep: the verdict: in the table
  */
 struct ecdma_trial_load {
-	u32 seen;
 	u32 wait;
 	u32 every;
 	s32 credit;

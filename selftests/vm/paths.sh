@@ -142,11 +142,11 @@ nt_case() {
 			ktap_fail "${1}_nt_not_used"
 	fi
 }
-nt_case nt_64k 65536 65536
-nt_case nt_below 65536 32768
-nt_case nt_off 0 65536
 # auto: dmatest's 64 KiB XOR (kind xor) and PQ with all-1 coefficients
-# (kind rs) use NT exactly as calibrated for the 64k class
+# (kind rs) use NT exactly as calibrated for the 64k class.  First of the
+# cases: a later dmatest of the same buffer size may get the buffers the
+# one before freed, at addresses the context has just written, and then
+# rightly takes every output as cached: no NT at all (seen on 6.1 once)
 echo auto >$D/nt_threshold
 echo gf >$D/xor_path
 b=$(ecdma_stat nt_bytes) g=$(ecdma_stat gf_bytes)
@@ -180,6 +180,9 @@ else
 	[ "$dg" -gt 0 ] && [ "$dn" = 0 ] && ktap_ok nt_auto_follows_calibration ||
 		ktap_fail nt_auto_follows_calibration
 fi
+nt_case nt_64k 65536 65536
+nt_case nt_below 65536 32768
+nt_case nt_off 0 65536
 echo auto >$D/xor_path
 
 # --- pq_path / xor_path, through raid6test ----------------------------------
