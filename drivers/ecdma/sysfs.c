@@ -600,6 +600,17 @@ static ssize_t inline_issue_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(inline_issue);
 
+/* A number in [@lo, @hi] into @val: 0, kstrtouint()'s error or -EINVAL */
+static int ecdma_sysfs_uint(const char *buf, unsigned int lo,
+			    unsigned int hi, unsigned int *val)
+{
+	int ret = kstrtouint(buf, 0, val);
+
+	if (ret)
+		return ret;
+	return *val < lo || *val > hi ? -EINVAL : 0;
+}
+
 static ssize_t desc_max_show(struct device *dev,
 			     struct device_attribute *attr, char *buf)
 {
@@ -621,11 +632,9 @@ static ssize_t desc_max_store(struct device *dev,
 	unsigned int val;
 	int ret;
 
-	ret = kstrtouint(buf, 0, &val);
+	ret = ecdma_sysfs_uint(buf, ECDMA_DESC_INIT, front->max_desc, &val);
 	if (ret)
 		return ret;
-	if (val < ECDMA_DESC_INIT || val > front->max_desc)
-		return -EINVAL;
 	WRITE_ONCE(front->desc_max, val);
 	return count;
 }
@@ -709,11 +718,9 @@ static ssize_t trial_budget_store(struct device *dev,
 	unsigned int val;
 	int ret;
 
-	ret = kstrtouint(buf, 0, &val);
+	ret = ecdma_sysfs_uint(buf, 0, 100, &val);
 	if (ret)
 		return ret;
-	if (val > 100)
-		return -EINVAL;
 	WRITE_ONCE(front->trial.budget, val);
 	return count;
 }

@@ -116,7 +116,6 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 	if (was_in && !t->thin && l->wait > 2 * n)
 		charge += loss * (l->wait - 2 * n);
 	l->credit -= (s32)min_t(u32, charge, S32_MAX / 2);
-	l->cost += charge;
 	WRITE_ONCE(t->cost, t->cost + charge);
 	l->wait = 0;
 	if (!t->thin) {

@@ -85,7 +85,6 @@ struct ecdma_trial_sample {
  * @credit: what its next trials may cost (percent-slots, can be < 0)
  * @guess: what its last trial cost per slot it risked, what the next
  *	one is taken to cost (ECDMA_TRIAL_CREDIT_MAX before the first)
- * @cost: what its trials cost md so far (percent-slots)
  * @judged: it had a verdict
  * @keep: the verdict: in the table
  */
@@ -94,7 +93,6 @@ struct ecdma_trial_load {
 	u32 every;
 	s32 credit;
 	u32 guess;
-	u64 cost;
 	bool judged;
 	bool keep;
 };
