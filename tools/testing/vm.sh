@@ -30,6 +30,9 @@ usage: vm.sh [options] [--] script...
   --quiet          print only the KTAP summary, not the guest output
   --bench          boot without slub_debug (benchmarks: its allocation
                    tracking makes every slab allocation a stack walk)
+  --tcg MODE       multi (default): a host thread per vCPU; single: QEMU
+                   runs the two vCPUs in turn on one host thread (the test
+                   lanes, vm-tests.sh: faster when boots share the CPUs)
   --bin PATH       also copy this host binary (and its libraries) into the
                    guest, e.g. /usr/bin/perf for profiling; repeatable
   --copy SRC:DST   also copy this host file or directory (cp -a) to DST in
@@ -55,6 +58,7 @@ extra_copies=()
 extra_kmods=
 test_timeout=900
 slub=slub_debug=FZPU
+tcg=multi
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -66,6 +70,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	--bench) slub=; shift ;;
+	--tcg) tcg=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--copy) extra_copies+=("$2"); shift 2 ;;
 	--kmod) extra_kmods="$extra_kmods $2"; shift 2 ;;
@@ -77,6 +82,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#scripts[@]} -gt 0 ] || { echo "vm.sh: no test scripts given" >&2; exit 2; }
+case "$tcg" in
+single|multi) ;;
+*) echo "vm.sh: --tcg takes single or multi, not '$tcg'" >&2; exit 2 ;;
+esac
 
 if [ "$kernel" = debug ]; then
 	dbg=$("$top/tools/testing/debug-kernel.sh" --path) || exit 2
@@ -84,6 +93,9 @@ if [ "$kernel" = debug ]; then
 	kimg=$dbg/root
 	# KASAN's shadow and kmemleak's metadata need room
 	mem=${mem:-3072}
+	# KASAN records every object's allocation and free stacks itself:
+	# slub_debug's U would walk the stack a second time per allocation
+	[ -z "$slub" ] || slub=slub_debug=FZP
 else
 	# shellcheck source=tools/testing/kernels.sh
 	. "$top/tools/testing/kernels.sh"
@@ -271,8 +283,15 @@ start=$(date +%s)
 # (sched_clock_cpu, during the hotplug test).  The emulated TSC follows
 # the host clock: trusting it takes that patching out of every run.
 clock=tsc=reliable
+# --tcg single: the guest still has two CPUs, preempting each other at
+# every interrupt (QEMU switches vCPUs when one is kicked: an IPI, a timer),
+# but not running at the same instant.  Two boots share two host CPUs
+# here: a thread per vCPU then only adds contention and the cost of
+# multi-threaded TCG (atomic emulation, exclusive sections for TLB
+# flushes), about a fifth of a stock lane and more on the debug kernel
+# (Documentation/testing.rst).
 set +e
-timeout "$timeout_s" qemu-system-x86_64 -accel tcg -cpu "$cpuarg" -smp 2 -m "$mem" \
+timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu "$cpuarg" -smp 2 -m "$mem" \
 	-nodefaults -display none -no-reboot \
 	-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
 	-append "console=ttyS0 panic=-1 $clock $slub oops=panic ECDMA_TEST_TIMEOUT=$test_timeout $append" \
