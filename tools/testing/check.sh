@@ -8,10 +8,10 @@
 #
 # check.sh --quick (make check-quick, the edit loop): static checks on the
 # first pinned kernel, the unit tests and its -cpu max lane with half the
-# data (VM_SCALE=2) and the md suite's ecdma runs only (MD_MODES=always),
-# the unit tests beside the lane.
-# CHECK_FAIL_FAST=1 stops at the first failing stage or lane (local use;
-# ignored when CI=true).
+# data (VM_SCALE=2) and the md suite's ecdma runs only (MD_MODES=always).
+# Both run the unit tests beside the VM lanes.
+# CHECK_FAIL_FAST=1 stops at the first failing stage or lane, the unit
+# tests then before the lanes (local use; ignored when CI=true).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,9 +69,10 @@ first=$(kernel_tags | head -1)
 run_stage tools/testing/static.sh ${quick:+"$first"}
 
 unit_log=
-if [ -f selftests/unit/Makefile ] && [ -n "$quick" ] && [ -z "$CHECK_FAIL_FAST" ]; then
-	# beside the one VM lane of --quick, which keeps about one of the
-	# CPUs busy (make check's two lanes at a time keep both busy)
+if [ -f selftests/unit/Makefile ] && [ -z "$CHECK_FAIL_FAST" ]; then
+	# beside the VM lanes, which leave a host CPU idle part of the time
+	# (--quick's one lane about one CPU, make check's lanes about a
+	# sixth of both while they wait on md, fio and the fabric)
 	unit_log=$(mktemp)
 	run_stage make -s -j"$(nproc)" -C selftests/unit run >"$unit_log" 2>&1 &
 	unit_pid=$!

@@ -49,11 +49,18 @@ mapfile -t tags < <(kernel_tags)
 newest=${tags[${#tags[@]} - 1]}
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
-	for t in "${tags[@]}"; do
-		runs+=("$t:max" "$t:fabric")
+	# the longest first, so that the two slots end together: the debug
+	# kernel (built on a fresh machine), the newest kernel's max lane
+	# (a thread per vCPU), the others' max lanes, then the short ones
+	runs=("debug:max:preempt=full")
+	for ((i = ${#tags[@]} - 1; i >= 0; i--)); do
+		runs+=("${tags[$i]}:max")
 	done
-	# the longest first: the debug kernel (built on a fresh machine)
-	runs=("debug:max:preempt=full" "${runs[@]}" "${tags[0]}:qemu64" "${tags[0]}:swiotlb")
+	runs+=("${tags[0]}:qemu64")
+	for t in "${tags[@]}"; do
+		runs+=("$t:fabric")
+	done
+	runs+=("${tags[0]}:swiotlb")
 fi
 
 # failed_lines: from a run's nested KTAP, each failing test with the eight
@@ -141,16 +148,29 @@ for r in "${runs[@]}"; do
 done
 
 # Runs go ECDMA_VM_JOBS at a time (default: the number of CPUs, at most
-# 2): a TCG guest keeps about one host CPU busy on average (waits for md,
-# fio, fabric timeouts), so two boots share two CPUs at little cost to
-# each.  Output is printed a run at a time, as each ends.
+# 2), plus one light run (below) beside them when that is 2: a lane's
+# guest keeps at most one host CPU busy (vm.sh --tcg single), less while
+# it waits for md, fio or the fabric.  Output is printed a run at a time,
+# as each ends.
 jobs=${ECDMA_VM_JOBS:-$(nproc)}
 [ "$jobs" -le 2 ] || jobs=2
 [ "$jobs" -ge 1 ] || jobs=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-declare -A pid_run pid_out start
-running=0 next=0 stop=
+declare -A pid_run pid_out start pid_light
+running=0 light=0 stop=
+pending=("${runs[@]}")
+
+# light <run>: a fabric or swiotlb boot, which waits on NVMe's timeouts
+# (a fabric lane keeps two thirds of a host CPU busy) or ends at once; one
+# such boot runs beside the $jobs others, in the time they leave idle
+is_light() {
+	[ "$jobs" -ge 2 ] || return 1
+	case "$1" in
+	*:fabric|*:fabric:*|*:swiotlb|*:swiotlb:*) return 0 ;;
+	esac
+	return 1
+}
 
 # finish <pid> <status>: print that run and count it
 finish() {
@@ -169,22 +189,44 @@ finish() {
 			stop=1
 		fi
 	fi
-	unset "pid_run[$p]" "pid_out[$p]"
-	running=$((running - 1))
+	[ -z "${pid_light[$p]:-}" ] || light=$((light - 1))
+	[ -n "${pid_light[$p]:-}" ] || running=$((running - 1))
+	unset "pid_run[$p]" "pid_out[$p]" "pid_light[$p]"
+}
+
+# start_runs: start every pending run that has a slot, in list order
+start_runs() {
+	local r i left=()
+	for i in "${!pending[@]}"; do
+		r=${pending[$i]}
+		if [ -n "$stop" ]; then
+			left+=("$r")
+		elif is_light "$r" && [ $light -lt 1 ]; then
+			start_run "$r" 1
+			light=$((light + 1))
+		elif ! is_light "$r" && [ $running -lt "$jobs" ]; then
+			start_run "$r" ""
+			running=$((running + 1))
+		else
+			left+=("$r")
+		fi
+	done
+	pending=("${left[@]}")
+}
+
+start_run() {
+	local p n=$((${#start[@]} + 1))
+	run_one "$1" >"$work/run$n.out" 2>&1 &
+	p=$!
+	pid_run[$p]=$1
+	pid_out[$p]=$work/run$n.out
+	pid_light[$p]=$2
+	start[$p]=$(date +%s)
 }
 
 while :; do
-	while [ -z "$stop" ] && [ $running -lt "$jobs" ] && [ $next -lt ${#runs[@]} ]; do
-		r=${runs[$next]}
-		next=$((next + 1))
-		run_one "$r" >"$work/run$next.out" 2>&1 &
-		p=$!
-		pid_run[$p]=$r
-		pid_out[$p]=$work/run$next.out
-		start[$p]=$(date +%s)
-		running=$((running + 1))
-	done
-	[ $running -gt 0 ] || break
+	start_runs
+	[ $((running + light)) -gt 0 ] || break
 	wait -n -p done_pid
 	vrc=$?
 	finish "$done_pid" $vrc
