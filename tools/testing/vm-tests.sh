@@ -158,7 +158,7 @@ jobs=${ECDMA_VM_JOBS:-$(nproc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 declare -A pid_run pid_out start pid_light
-running=0 light=0 stop=
+running=0 light=0 stop= nstarted=0
 pending=("${runs[@]}")
 
 # light <run>: a fabric or swiotlb boot, which waits on NVMe's timeouts
@@ -215,7 +215,7 @@ start_runs() {
 }
 
 start_run() {
-	local p n=$((${#start[@]} + 1))
+	local p n=$((nstarted += 1))
 	run_one "$1" >"$work/run$n.out" 2>&1 &
 	p=$!
 	pid_run[$p]=$1
