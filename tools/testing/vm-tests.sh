@@ -56,11 +56,10 @@ if [ ${#runs[@]} -eq 0 ]; then
 	for ((i = ${#tags[@]} - 1; i >= 0; i--)); do
 		runs+=("${tags[$i]}:max")
 	done
-	runs+=("${tags[0]}:qemu64")
 	for t in "${tags[@]}"; do
 		runs+=("$t:fabric")
 	done
-	runs+=("${tags[0]}:swiotlb")
+	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb")
 fi
 
 # failed_lines: from a run's nested KTAP, each failing test with the eight
@@ -161,13 +160,15 @@ declare -A pid_run pid_out start pid_light
 running=0 light=0 stop= nstarted=0
 pending=("${runs[@]}")
 
-# light <run>: a fabric or swiotlb boot, which waits on NVMe's timeouts
-# (a fabric lane keeps two thirds of a host CPU busy) or ends at once; one
-# such boot runs beside the $jobs others, in the time they leave idle
+# is_light <run>: a run for the extra slot beside the $jobs others, in
+# the time they leave idle: the fabric lanes wait on NVMe's timeouts (one
+# keeps two thirds of a host CPU busy), swiotlb ends at once, and qemu64
+# is short; the debug lane and the max lanes, the long ones, then end
+# together instead of one running on alone
 is_light() {
 	[ "$jobs" -ge 2 ] || return 1
 	case "$1" in
-	*:fabric|*:fabric:*|*:swiotlb|*:swiotlb:*) return 0 ;;
+	*:fabric|*:fabric:*|*:swiotlb|*:swiotlb:*|*:qemu64|*:qemu64:*) return 0 ;;
 	esac
 	return 1
 }
