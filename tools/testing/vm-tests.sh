@@ -91,8 +91,11 @@ run_one() {
 	# so that two guest CPUs also run at the same instant somewhere in the
 	# suite; every other boot runs them in turn on one thread (vm.sh
 	# --tcg), about a fifth faster on this shared host
+	# (a run alone, as make check-quick's, has the host to itself: a
+	# thread per vCPU too)
 	tcg=single
 	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] && tcg=multi
+	[ ${#runs[@]} -gt 1 ] || tcg=multi
 	if [ "$tag" = debug ] && ! tools/testing/build.sh debug >/dev/null; then
 		echo "not ok build_debug"
 		return 1
