@@ -114,9 +114,16 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 {
 	dma_cookie_t used, complete;
 
-	used = chan->cookie;
-	complete = chan->completed_cookie;
-	barrier();
+	/*
+	 * completed_cookie first: a cookie completes only after it was
+	 * assigned, so "used" read after it is never behind it.  In the
+	 * other order a submit and a completion between the two reads made
+	 * complete > used, which reads as a wrap: a completed cookie was
+	 * reported in progress (dmatest, "completion busy status").
+	 */
+	complete = READ_ONCE(chan->completed_cookie);
+	smp_rmb();
+	used = READ_ONCE(chan->cookie);
 	if (state) {
 		state->last = complete;
 		state->used = used;
