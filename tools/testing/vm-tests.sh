@@ -7,8 +7,8 @@
 # whose results depend on the algo), one boot with swiotlb=force where
 # ecdma must refuse to load, and the whole suite once more on the debug
 # kernel (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
-# debugging, fault injection) with preempt=full, in two boots that each
-# end with a kmemleak scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
+# debugging, fault injection) with preempt=full, ending with a kmemleak
+# scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
 # their own on every pinned kernel with -cpu max.  Builds the modules (and
 # the debug kernel, once) first.
 #
@@ -19,9 +19,8 @@
 #
 # Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
-#   6.1:swiotlb, 6.12:fabric or debug:max:preempt=full (the debug lane
-#   in one boot; debug/1 and debug/2 are its two halves); default: all
-#   of the above
+#   6.1:swiotlb, 6.12:fabric or debug:max:preempt=full; default: all of
+#   the above
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -43,14 +42,6 @@ mapfile -t scalar < <(grep -v -E '^#|^$' selftests/vm/qemu64.list | sed 's|^|sel
 mapfile -t debug < <(grep -v -E '^#|^$' selftests/vm/tests.list |
 	grep -v -x -F -f <(grep -v -E '^#|^$' selftests/vm/debug-skip.list | awk '{ print $1 }') |
 	sed 's|^|selftests/vm/|')
-# The debug lane runs in two boots (debug/1, debug/2), each ending with
-# the kmemleak scan, so that it is not the one long run the others wait
-# for: the second starts at policy_trials.sh (2026-11-27 the two halves
-# took 659 and 586 s in one boot; half of the list if it is not there)
-debug_split=$((${#debug[@]} / 2))
-for i in "${!debug[@]}"; do
-	[ "${debug[$i]}" != selftests/vm/policy_trials.sh ] || debug_split=$i
-done
 
 # shellcheck source=tools/testing/kernels.sh
 . tools/testing/kernels.sh
@@ -59,11 +50,10 @@ newest=${tags[${#tags[@]} - 1]}
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
 	# the longest first, so that the two slots end together: the debug
-	# lane's first boot (which builds the debug kernel on a fresh
-	# machine), the newest kernel's max lane (a thread per vCPU), the
-	# debug lane's second boot, the others' max lanes, then the short ones
-	runs=("debug/1:max:preempt=full" "${newest}:max" "debug/2:max:preempt=full")
-	for ((i = ${#tags[@]} - 2; i >= 0; i--)); do
+	# kernel (built on a fresh machine), the newest kernel's max lane
+	# (a thread per vCPU), the others' max lanes, then the short ones
+	runs=("debug:max:preempt=full")
+	for ((i = ${#tags[@]} - 1; i >= 0; i--)); do
 		runs+=("${tags[$i]}:max")
 	done
 	for t in "${tags[@]}"; do
@@ -106,13 +96,7 @@ run_one() {
 	tcg=single
 	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] && tcg=multi
 	[ ${#runs[@]} -gt 1 ] || tcg=multi
-	# debug/1, debug/2: the debug lane's two boots (below)
-	local part='' dscripts
-	case "$tag" in
-	debug/1|debug/2) part=${tag#debug/}; tag=debug ;;
-	esac
-	# the two debug boots build the kernel (once) and modules one at a time
-	if [ "$tag" = debug ] && ! flock "$work/debug-build.lock" tools/testing/build.sh debug >/dev/null; then
+	if [ "$tag" = debug ] && ! tools/testing/build.sh debug >/dev/null; then
 		echo "not ok build_debug"
 		return 1
 	fi
@@ -140,14 +124,9 @@ run_one() {
 		# report the 5-level direct map as a wild access (seen once,
 		# at 0.002 s of a boot on an overloaded host, before any
 		# module): 4-level paging here, as on most hosts
-		case "$part" in
-		1) dscripts=("${debug[@]:0:debug_split}") ;;
-		2) dscripts=("${debug[@]:debug_split}") ;;
-		*) dscripts=("${debug[@]}") ;;
-		esac
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
 			--timeout 4800 --append "VM_SCALE=4 MD_MODES=always no5lvl $append" \
-			-- "${dscripts[@]}" selftests/vm/kmemleak.sh
+			-- "${debug[@]}" selftests/vm/kmemleak.sh
 	else
 		# about 12 minutes alone, more beside another boot
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
@@ -181,7 +160,7 @@ jobs=${ECDMA_VM_JOBS:-$(nproc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 declare -A pid_run pid_out start pid_light
-running=0 light=0 stop='' nstarted=0
+running=0 light=0 stop= nstarted=0
 pending=("${runs[@]}")
 
 # is_light <run>: a run for the extra slot beside the $jobs others, in
