@@ -122,6 +122,7 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 	 * reported in progress (dmatest, "completion busy status").
 	 */
 	complete = READ_ONCE(chan->completed_cookie);
+	/* both are written under the channel lock: its release orders them */
 	smp_rmb();
 	used = READ_ONCE(chan->cookie);
 	if (state) {
