@@ -160,7 +160,7 @@ jobs=${ECDMA_VM_JOBS:-$(nproc)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 declare -A pid_run pid_out start pid_light
-running=0 light=0 stop= nstarted=0
+running=0 light=0 stop='' nstarted=0
 pending=("${runs[@]}")
 
 # is_light <run>: a run for the extra slot beside the $jobs others, in
@@ -193,24 +193,22 @@ finish() {
 			stop=1
 		fi
 	fi
-	[ -z "${pid_light[$p]:-}" ] || light=$((light - 1))
-	[ -n "${pid_light[$p]:-}" ] || running=$((running - 1))
+	if [ -n "${pid_light[$p]:-}" ]; then
+		light=$((light - 1))
+	else
+		running=$((running - 1))
+	fi
 	unset "pid_run[$p]" "pid_out[$p]" "pid_light[$p]"
 }
 
 # start_runs: start every pending run that has a slot, in list order
 start_runs() {
-	local r i left=()
-	for i in "${!pending[@]}"; do
-		r=${pending[$i]}
-		if [ -n "$stop" ]; then
-			left+=("$r")
-		elif is_light "$r" && [ $light -lt 1 ]; then
+	local r left=()
+	for r in "${pending[@]}"; do
+		if [ -z "$stop" ] && is_light "$r" && [ $light -lt 1 ]; then
 			start_run "$r" 1
-			light=$((light + 1))
-		elif ! is_light "$r" && [ $running -lt "$jobs" ]; then
+		elif [ -z "$stop" ] && ! is_light "$r" && [ $running -lt "$jobs" ]; then
 			start_run "$r" ""
-			running=$((running + 1))
 		else
 			left+=("$r")
 		fi
@@ -218,6 +216,7 @@ start_runs() {
 	pending=("${left[@]}")
 }
 
+# start_run <run> <light>: boot it in the background and count it in its slot
 start_run() {
 	local p n=$((nstarted += 1))
 	run_one "$1" >"$work/run$n.out" 2>&1 &
@@ -226,6 +225,11 @@ start_run() {
 	pid_out[$p]=$work/run$n.out
 	pid_light[$p]=$2
 	start[$p]=$(date +%s)
+	if [ -n "$2" ]; then
+		light=$((light + 1))
+	else
+		running=$((running + 1))
+	fi
 }
 
 while :; do
