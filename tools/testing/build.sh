@@ -30,6 +30,11 @@ out=${1:-$top/build/$abi}
 [ -f "$kdir/Makefile" ] || { echo "build.sh: no headers for $abi in $kdir (run make deps)" >&2; exit 2; }
 
 mkdir -p "$out"
+# One build of a tree at a time: make check's static checks and its VM
+# runs build the same trees side by side (vm.sh copies the modules out
+# under a shared lock)
+exec 9>"$out/.lock"
+flock 9
 # Mirror only the sources; keep objects of the previous build for speed.
 srcs=(Kbuild drivers include)
 [ -d "$top/selftests/kmod" ] && srcs+=(selftests/kmod)

@@ -9,9 +9,10 @@
 # check.sh --quick (make check-quick, the edit loop): static checks on the
 # first pinned kernel, the unit tests and its -cpu max lane with half the
 # data (VM_SCALE=2) and the md suite's ecdma runs only (MD_MODES=always).
-# Both run the unit tests beside the VM lanes.
-# CHECK_FAIL_FAST=1 stops at the first failing stage or lane, the unit
-# tests then before the lanes (local use; ignored when CI=true).
+# Both run the static checks and the unit tests beside the VM lanes.
+# CHECK_FAIL_FAST=1 stops at the first failing stage or lane, the static
+# checks and unit tests then before the lanes (local use; ignored when
+# CI=true).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -35,11 +36,10 @@ run_stage() {
 	awk -v rc="$rc" '/^ *(not )?ok [0-9]+/ {
 		if ($0 ~ /# *SKIP/) s++; else if ($0 ~ /^ *not ok/) f++; else p++
 	} END { if (rc != 0 && f == 0) f = 1; print p + 0, f + 0, s + 0 }' "$log" >>"$counts"
+	# one write: a stage beside the VM lanes may append at the same time
 	if [ "$rc" != 0 ] || grep -q '^ *not ok' "$log"; then
-		{
-			echo "# ---- $1 failed:"
-			grep -B8 '^ *not ok' "$log" | tail -60
-		} >>"$failures"
+		printf '# ---- %s failed:\n%s\n' "$1" \
+			"$(grep -B8 '^ *not ok' "$log" | tail -60)" >>"$failures"
 	fi
 	rm -f "$log"
 }
@@ -62,23 +62,37 @@ if ! tools/testing/deps.sh --quiet; then
 	exit 1
 fi
 
-stage "static checks"
 # shellcheck source=tools/testing/kernels.sh
 . tools/testing/kernels.sh
 first=$(kernel_tags | head -1)
-run_stage tools/testing/static.sh ${quick:+"$first"}
 
-unit_log=
-if [ -f selftests/unit/Makefile ] && [ -z "$CHECK_FAIL_FAST" ]; then
-	# beside the VM lanes, which leave a host CPU idle part of the time
-	# (--quick's one lane about one CPU, make check's lanes about a
-	# sixth of both while they wait on md, fio and the fabric)
-	unit_log=$(mktemp)
-	run_stage make -s -j"$(nproc)" -C selftests/unit run >"$unit_log" 2>&1 &
-	unit_pid=$!
-elif [ -f selftests/unit/Makefile ]; then
-	stage "userspace unit tests (ASan/UBSan)"
-	fail_fast || run_stage make -s -j"$(nproc)" -C selftests/unit run
+# beside <title> <command...>: run a stage in the background, beside the
+# VM lanes, its output kept for the end.  The lanes leave a host CPU idle
+# part of the time (--quick's one lane about one CPU, make check's lanes
+# about a sixth of both while they wait on md, fio and the fabric), and
+# the first boots need not wait for the static checks: a lane's module
+# build and static.sh's share the tree (build.sh takes turns, W=1 both)
+besides=()
+beside() {
+	local log title=$1
+	shift
+	log=$(mktemp)
+	run_stage "$@" >"$log" 2>&1 &
+	besides+=("$!:$log:$title")
+}
+
+if [ -z "$CHECK_FAIL_FAST" ]; then
+	beside "static checks" tools/testing/static.sh ${quick:+"$first"}
+	[ ! -f selftests/unit/Makefile ] ||
+		beside "userspace unit tests (ASan/UBSan)" make -s -j"$(nproc)" -C selftests/unit run
+else
+	# first failure first: each stage before the lanes
+	stage "static checks"
+	run_stage tools/testing/static.sh ${quick:+"$first"}
+	if [ -f selftests/unit/Makefile ]; then
+		stage "userspace unit tests (ASan/UBSan)"
+		fail_fast || run_stage make -s -j"$(nproc)" -C selftests/unit run
+	fi
 fi
 
 stage "VM tests"
@@ -103,14 +117,15 @@ if [ "${1:-}" != skip ]; then
 	fi
 fi
 
-if [ -n "$unit_log" ]; then
-	wait "$unit_pid"
-	stage "userspace unit tests (ASan/UBSan), run beside the VM tests"
-	cat "$unit_log"
-	rm -f "$unit_log"
-fi
+for b in ${besides[@]+"${besides[@]}"}; do
+	wait "${b%%:*}"
+	b=${b#*:}
+	stage "${b#*:}, run beside the VM tests"
+	cat "${b%%:*}"
+	rm -f "${b%%:*}"
+done
 
-stage done
+stage "done"
 if [ -s "$failures" ]; then
 	echo "# ==== what failed (details above)"
 	cat "$failures"

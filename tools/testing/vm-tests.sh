@@ -9,8 +9,8 @@
 # kernel (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
 # debugging, fault injection) with preempt=full, ending with a kmemleak
 # scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
-# their own on every pinned kernel with -cpu max.  Builds the modules (and
-# the debug kernel, once) first.
+# their own on every pinned kernel with -cpu max.  Every run builds its
+# kernel's modules first (the debug kernel too, once).
 #
 # A failing run's failing tests (each with the lines before it) and its
 # console excerpt are appended to the --failures FILE (check.sh prints it
@@ -96,10 +96,17 @@ run_one() {
 	tcg=single
 	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] && tcg=multi
 	[ ${#runs[@]} -gt 1 ] || tcg=multi
-	if [ "$tag" = debug ] && ! tools/testing/build.sh debug >/dev/null; then
-		echo "not ok build_debug"
+	# every run builds its kernel's tree, one build of a tree at a time
+	# (build.sh's lock): the first does the work.  W=1 as static.sh's
+	# (beside these runs in make check), so that its objects are ours
+	if [ "$tag" = debug ]; then
+		tools/testing/build.sh debug >/dev/null
+	else
+		tools/testing/build.sh "$tag" "" W=1 >/dev/null
+	fi || {
+		echo "not ok build_$tag"
 		return 1
-	fi
+	}
 	if [ "$cpu" = swiotlb ]; then
 		# DMA bounce buffers forced: ecdma must refuse to register
 		tools/testing/vm.sh --quiet --kernel "$tag" --tcg $tcg --append swiotlb=force \
@@ -134,20 +141,7 @@ run_one() {
 	fi
 }
 
-# Every stock kernel's modules are built once, before runs start in
-# parallel (the debug kernel's by its run: only that one uses them).
 rc=0
-declare -A built
-for r in "${runs[@]}"; do
-	tag=${r%%:*}
-	[ "$tag" = debug ] || [ -n "${built[$tag]:-}" ] && continue
-	built[$tag]=1
-	if ! tools/testing/build.sh "$tag" >/dev/null; then
-		echo "not ok build_$tag"
-		[ -z "$counts" ] || echo "0 1 0" >>"$counts"
-		rc=1
-	fi
-done
 
 # Runs go ECDMA_VM_JOBS at a time (default: the number of CPUs, at most
 # 2), plus one light run (below) beside them when that is 2: a lane's
@@ -181,7 +175,8 @@ finish() {
 	local p=$1 vrc=$2 r=${pid_run[$1]} f=${pid_out[$1]}
 	echo "# VM run: $r ($(($(date +%s) - ${start[$p]})) s)"
 	grep -v '^# ECDMA-COUNTS' "$f"
-	[ -z "$counts" ] || awk '/^# ECDMA-COUNTS/ { print $3, $4, $5 }' "$f" >>"$counts"
+	[ -z "$counts" ] || awk -v vrc="$vrc" '/^# ECDMA-COUNTS/ { print $3, $4, $5; n++ }
+		END { if (!n && vrc) print 0, 1, 0 }' "$f" >>"$counts"
 	if [ "$vrc" != 0 ]; then
 		rc=1
 		{

@@ -202,8 +202,13 @@ done | sort -u | while read -r ko; do
 	*) cp "$ko" "$dst" ;;
 	esac
 done
-# ecdma + test modules + modules built from the kernel source package
-find "$build" -name '*.ko' -exec cp {} "$root/$mdir/extra/" \;
+# ecdma + test modules + modules built from the kernel source package,
+# under a shared lock: build.sh, building the same tree for another
+# run or for the static checks, holds it exclusively
+(
+	flock -s 9
+	find "$build" -name '*.ko' -exec cp {} "$root/$mdir/extra/" \;
+) 9>"$build/.lock"
 depmod -b "$root" "$abi"
 
 # --- tests ---
