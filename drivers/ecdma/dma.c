@@ -78,9 +78,9 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	 * (DMA_PRIVATE, set by dmaengine while it holds one) may still
 	 * terminate what it submitted until issue_pending.
 	 */
-	if (READ_ONCE(ch->front->spread) &&
+	if (READ_ONCE(ch->front->policy.spread) &&
 	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask)) {
-		int cpu = READ_ONCE(ch->front->spare_cpu);
+		int cpu = READ_ONCE(ch->front->policy.spare_cpu);
 
 		if (!READ_ONCE(ch->pinned) && cpu >= 0)
 			ecdma_ec_calc_set_cpu(ch->calc, cpu);
@@ -349,8 +349,8 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 	 */
 	if (READ_ONCE(ch->starved) ||
 	    (READ_ONCE(ch->front->inline_issue) &&
-	     !(READ_ONCE(ch->front->spread) &&
-	       READ_ONCE(ch->front->spare_cpu) != raw_smp_processor_id())))
+	     !(READ_ONCE(ch->front->policy.spread) &&
+	       READ_ONCE(ch->front->policy.spare_cpu) != raw_smp_processor_id())))
 		ecdma_chan_progress(ch);
 	/* posted without waking the worker: wake it for what is left */
 	ecdma_ec_kick(ch->calc);

@@ -18,13 +18,11 @@
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
-#include <linux/timer.h>
 #include <linux/version.h>
-#include <linux/workqueue.h>
 
 #include <ecdma/ec.h>
 
-#include "trial.h"
+#include "policy.h"
 #include "xlate.h"
 
 #define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
@@ -306,16 +304,6 @@ struct ecdma_desc {
 struct ecdma_sysfs;
 struct ecdma_debugfs;
 
-/* The offload policy, see policy.c */
-enum ecdma_offload {
-	ECDMA_OFFLOAD_AUTO,
-	ECDMA_OFFLOAD_ALWAYS,
-	ECDMA_OFFLOAD_NEVER,
-	ECDMA_OFFLOAD_NR,
-};
-
-extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
-
 /**
  * struct ecdma_front - the dmaengine provider on the platform device
  * @dma: the dmaengine device; freed by its ->device_release
@@ -332,45 +320,11 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  *	cleared before unregistering, read under the channel lock
  * @inline_issue: issue_pending also runs queued work inline (tx_status
  *	always does); sysfs tunable, read locklessly
- * @offload: the offload policy (policy.c), sysfs tunable
  * @align: the copy/xor/pq alignment the provider needs (log2)
- * @accepting: the pq alignment is @align, not the decline value
  * @nr_private: channels held by clients of their own (DMA_PRIVATE): the
  *	copy alignment is @align while there are any, else the decline
  *	value (dma.c); guarded by @cfg_lock
- * @spread: post at submit and run on @spare_cpu's worker
- * @policy_stop: the policy timer must not rearm
- * @spare_cpu: the CPU that was most idle in the last window, or -1
- * @spare_pct: its idle share of the window (percent)
- * @policy_switches: accept/decline switches so far
- * @spread_windows: windows spent spreading
- * @withdrawn: auto's trials or "never" took the device out of async_tx's
- *	channel table (DMA_ASYNC_TX cleared): md computes everything itself;
- *	written by the trial work under @cfg_lock
- * @ab_chan_on: @ab_chan is registered (while withdrawn)
- * @ab_slot: 0 between trials, else the trial slot running (1..4), as
- *	@trial had it when the table last switched; read by offload_state
- * @ab_rd: PGPGIN at the last slot
- * @ab_wr: PGPGOUT at the last slot
- * @ab_md: md member sectors (@md_sectors) at the last slot
- * @ab_switches: times the device left or re-entered the table
- * @trial: auto's trials (trial.c); its budget set by sysfs
- * @ab_events: all_vm_events() buffer
- * @md_sectors: per CPU, sectors md arrays sent to their members (the
- *	block_bio_remap tracepoint), or NULL while not counted
- * @ab_chan: a channel that is never used: its registration and
- *	unregistration make dmaengine rebuild the channel table
- * @ab_work: one trial slot (ECDMA_AB_SLOT_MS), process context; not
- *	deferrable, so a trial the load ends during still ends on time
- * @ab_parked: @ab_work found nothing to do and did not re-arm itself:
- *	the policy timer queues it again after @ab_due, or a mode change at
- *	once (set by @ab_work, cleared with xchg() by whoever queues it)
- * @ab_due: jiffies after which a parked @ab_work is queued again
- * @ab_resting: owned by @ab_work: it last parked, so its next run starts
- *	a slot instead of ending one
- * @sample_wall: time of the last sample (us)
- * @sample_idle: idle+iowait us of each CPU at the last sample
- * @policy_timer: samples every ECDMA_POLICY_MS (deferrable)
+ * @policy: the offload policy's state, private to policy.c
  * @sysfs: sysfs counters (sysfs.c)
  * @dbg: debugfs state (debugfs.c), or NULL
  * @closing: ecdma_front_rechannel() is unregistering the front: clients
@@ -393,36 +347,11 @@ struct ecdma_front {
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 	bool core_stats;
 	bool inline_issue;
-	/* the offload policy (policy.c); all but @offload owned by its timer */
-	enum ecdma_offload offload;
+	/* copies (dma.c): @align set at probe, @nr_private under @cfg_lock */
 	enum dmaengine_alignment align;
-	bool accepting;
 	unsigned int nr_private;
-	bool spread;
-	bool policy_stop;
-	int spare_cpu;
-	unsigned int spare_pct;
-	unsigned long policy_switches;
-	unsigned long spread_windows;
-	/* auto's trials (policy.c), all owned by @ab_work */
-	bool withdrawn;
-	bool ab_chan_on;
-	unsigned int ab_slot;
-	u64 ab_rd;
-	u64 ab_wr;
-	u64 ab_md;
-	unsigned long ab_switches;
-	struct ecdma_trial trial;
-	unsigned long *ab_events;
-	u64 __percpu *md_sectors;
-	struct dma_chan ab_chan;
-	struct delayed_work ab_work;
-	int ab_parked;
-	unsigned long ab_due;
-	bool ab_resting;
-	u64 sample_wall;
-	u64 *sample_idle;
-	struct timer_list policy_timer;
+	/* owned by policy.c; the rest of the front calls it (policy.h) */
+	struct ecdma_policy policy;
 	struct ecdma_sysfs *sysfs;
 	struct ecdma_debugfs *dbg;
 	struct ecdma_ram_range *ram;
@@ -477,12 +406,6 @@ static inline void ecdma_desc_nop(struct ecdma_desc *d)
 	d->wr.mem = NULL;
 	d->wr.matrix = NULL;
 }
-
-/* policy.c */
-int ecdma_policy_start(struct ecdma_front *front);
-void ecdma_policy_stop(struct ecdma_front *front);
-void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
-unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front);
 
 /* prep.c */
 struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp);

@@ -112,20 +112,22 @@ static u64 ecdma_cpu_idle_us(int cpu)
  */
 static void ecdma_policy_set(struct ecdma_front *front, bool accept)
 {
-	if (READ_ONCE(front->accepting) == accept)
+	struct ecdma_policy *p = &front->policy;
+
+	if (READ_ONCE(p->accepting) == accept)
 		return;
 	WRITE_ONCE(front->dma.pq_align,
 		   accept ? front->align : ECDMA_ALIGN_DECLINE);
-	WRITE_ONCE(front->accepting, accept);
-	front->policy_switches++;
+	WRITE_ONCE(p->accepting, accept);
+	p->switches++;
 }
 
 /* Queue the trial work now if it is parked (the timer or a mode change) */
-static void ecdma_policy_unpark(struct ecdma_front *front)
+static void ecdma_policy_unpark(struct ecdma_policy *p)
 {
 	/* one of the timer and a mode store queues it */
-	if (xchg(&front->ab_parked, 0))
-		schedule_delayed_work(&front->ab_work, 0);
+	if (xchg(&p->ab_parked, 0))
+		schedule_delayed_work(&p->ab_work, 0);
 }
 
 /*
@@ -135,68 +137,69 @@ static void ecdma_policy_unpark(struct ecdma_front *front)
  */
 static void ecdma_policy_tick(struct timer_list *t)
 {
-	struct ecdma_front *front = from_timer(front, t, policy_timer);
-	enum ecdma_offload mode = READ_ONCE(front->offload);
+	struct ecdma_front *front = from_timer(front, t, policy.timer);
+	struct ecdma_policy *p = &front->policy;
+	enum ecdma_offload mode = READ_ONCE(p->offload);
 	u64 now = ktime_get_ns() / NSEC_PER_USEC;
-	u64 wall = now - front->sample_wall;
+	u64 wall = now - p->sample_wall;
 	int cpu, best = -1;
 	u64 best_idle = 0;
 	unsigned int pct;
 
 	for_each_online_cpu(cpu) {
 		u64 idle = ecdma_cpu_idle_us(cpu);
-		u64 d = idle - front->sample_idle[cpu];
+		u64 d = idle - p->sample_idle[cpu];
 
 		/* a CPU that just came online has no valid sample yet */
-		if (idle >= front->sample_idle[cpu] && d >= best_idle &&
-		    front->sample_wall) {
+		if (idle >= p->sample_idle[cpu] && d >= best_idle &&
+		    p->sample_wall) {
 			best_idle = d;
 			best = cpu;
 		}
-		front->sample_idle[cpu] = idle;
+		p->sample_idle[cpu] = idle;
 	}
-	front->sample_wall = now;
+	p->sample_wall = now;
 	pct = wall ? min_t(u64, 100, div64_u64(best_idle * 100, wall)) : 0;
-	WRITE_ONCE(front->spare_pct, pct);
+	WRITE_ONCE(p->spare_pct, pct);
 	if (best >= 0)
-		WRITE_ONCE(front->spare_cpu, best);
+		WRITE_ONCE(p->spare_cpu, best);
 
 	switch (mode) {
 	case ECDMA_OFFLOAD_AUTO:
-		WRITE_ONCE(front->spread, best >= 0 &&
-			   pct >= (READ_ONCE(front->spread) ? ECDMA_SPARE_OFF :
-							      ECDMA_SPARE_ON));
-		ecdma_policy_set(front, READ_ONCE(front->spread));
+		WRITE_ONCE(p->spread, best >= 0 &&
+			   pct >= (READ_ONCE(p->spread) ? ECDMA_SPARE_OFF :
+							  ECDMA_SPARE_ON));
+		ecdma_policy_set(front, READ_ONCE(p->spread));
 		break;
 	case ECDMA_OFFLOAD_ALWAYS:
-		WRITE_ONCE(front->spread, false);
+		WRITE_ONCE(p->spread, false);
 		ecdma_policy_set(front, true);
 		break;
 	default:
-		WRITE_ONCE(front->spread, false);
+		WRITE_ONCE(p->spread, false);
 		ecdma_policy_set(front, false);
 		break;
 	}
-	if (READ_ONCE(front->spread))
-		front->spread_windows++;
+	if (READ_ONCE(p->spread))
+		p->spread_windows++;
 	/* a load (or a mode or caps change) woke the CPUs: the trial work */
-	if (READ_ONCE(front->ab_parked)) {
+	if (READ_ONCE(p->ab_parked)) {
 		/* @ab_parked before @ab_due: the work wrote them in turn */
 		smp_rmb();
-		if (time_after_eq(jiffies, READ_ONCE(front->ab_due)))
-			ecdma_policy_unpark(front);
+		if (time_after_eq(jiffies, READ_ONCE(p->ab_due)))
+			ecdma_policy_unpark(p);
 	}
-	if (!READ_ONCE(front->policy_stop))
+	if (!READ_ONCE(p->stop))
 		mod_timer(t, jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
 }
 
 /* Sectors read and written from above the block layer so far (0: none) */
-static void ecdma_policy_io(struct ecdma_front *front, u64 *rd, u64 *wr)
+static void ecdma_policy_io(struct ecdma_policy *p, u64 *rd, u64 *wr)
 {
 #ifdef CONFIG_VM_EVENT_COUNTERS
-	all_vm_events(front->ab_events);
-	*rd = front->ab_events[PGPGIN];
-	*wr = front->ab_events[PGPGOUT];
+	all_vm_events(p->ab_events);
+	*rd = p->ab_events[PGPGIN];
+	*wr = p->ab_events[PGPGOUT];
 #else
 	*rd = 0;
 	*wr = 0;
@@ -210,22 +213,22 @@ static void ecdma_policy_io(struct ecdma_front *front, u64 *rd, u64 *wr)
 static void ecdma_policy_remap(void *data, struct bio *bio, dev_t dev,
 			       sector_t from)
 {
-	struct ecdma_front *front = data;
+	struct ecdma_policy *p = data;
 
 	if (MAJOR(dev) == MD_MAJOR)
-		this_cpu_add(*front->md_sectors, bio_sectors(bio));
+		this_cpu_add(*p->md_sectors, bio_sectors(bio));
 }
 
 /* Sectors md arrays sent to their members so far (0: not counted) */
-static u64 ecdma_policy_md_io(struct ecdma_front *front)
+static u64 ecdma_policy_md_io(struct ecdma_policy *p)
 {
 	u64 sum = 0;
 	int cpu;
 
-	if (!front->md_sectors)
+	if (!p->md_sectors)
 		return 0;
 	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(front->md_sectors, cpu);
+		sum += *per_cpu_ptr(p->md_sectors, cpu);
 	return sum;
 }
 
@@ -249,10 +252,11 @@ static int ecdma_policy_chan_register(struct dma_device *dma,
  */
 static void ecdma_policy_table(struct ecdma_front *front, bool out)
 {
+	struct ecdma_policy *p = &front->policy;
 	struct dma_device *dma = &front->dma;
 	int ret;
 
-	if (out == front->ab_chan_on)
+	if (out == p->ab_chan_on)
 		return;
 	mutex_lock(&front->cfg_lock);
 	if (out && (!dma_has_cap(DMA_ASYNC_TX, dma->cap_mask) ||
@@ -265,30 +269,30 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 		dma_cap_clear(DMA_ASYNC_TX, dma->cap_mask);
 	else
 		dma_cap_set(DMA_ASYNC_TX, dma->cap_mask);
-	WRITE_ONCE(front->withdrawn, out);
+	WRITE_ONCE(p->withdrawn, out);
 	mutex_unlock(&front->cfg_lock);
 
 	if (out) {
-		memset(&front->ab_chan, 0, sizeof(front->ab_chan));
-		front->ab_chan.device = dma;
-		ret = ecdma_policy_chan_register(dma, &front->ab_chan);
+		memset(&p->ab_chan, 0, sizeof(p->ab_chan));
+		p->ab_chan.device = dma;
+		ret = ecdma_policy_chan_register(dma, &p->ab_chan);
 		if (ret) {
 			dev_warn_ratelimited(front->dev,
 					     "cannot leave the channel table (%d); staying in\n",
 					     ret);
 			mutex_lock(&front->cfg_lock);
 			dma_cap_set(DMA_ASYNC_TX, dma->cap_mask);
-			WRITE_ONCE(front->withdrawn, false);
+			WRITE_ONCE(p->withdrawn, false);
 			mutex_unlock(&front->cfg_lock);
 			return;
 		}
 	} else {
-		dma_async_device_channel_unregister(dma, &front->ab_chan);
+		dma_async_device_channel_unregister(dma, &p->ab_chan);
 		/* freed by dmaengine; a second unregister must see NULL */
-		front->ab_chan.local = NULL;
+		p->ab_chan.local = NULL;
 	}
-	front->ab_chan_on = out;
-	WRITE_ONCE(front->ab_switches, front->ab_switches + 1);
+	p->ab_chan_on = out;
+	WRITE_ONCE(p->ab_switches, p->ab_switches + 1);
 }
 
 /*
@@ -299,21 +303,23 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 static void ecdma_policy_ab_work(struct work_struct *work)
 {
 	struct ecdma_front *front = container_of(to_delayed_work(work),
-						 struct ecdma_front, ab_work);
-	enum ecdma_offload mode = READ_ONCE(front->offload);
-	struct ecdma_trial *t = &front->trial;
+						 struct ecdma_front,
+						 policy.ab_work);
+	struct ecdma_policy *p = &front->policy;
+	enum ecdma_offload mode = READ_ONCE(p->offload);
+	struct ecdma_trial *t = &p->trial;
 	struct ecdma_trial_sample s;
-	bool busy, park = false, resumed = front->ab_resting;
-	u64 rd, wr, md = ecdma_policy_md_io(front);
+	bool busy, park = false, resumed = p->ab_resting;
+	u64 rd, wr, md = ecdma_policy_md_io(p);
 
-	ecdma_policy_io(front, &rd, &wr);
-	s.rd = rd - front->ab_rd;
-	s.wr = wr - front->ab_wr;
-	s.md = md - front->ab_md;
-	front->ab_rd = rd;
-	front->ab_wr = wr;
-	front->ab_md = md;
-	front->ab_resting = false;
+	ecdma_policy_io(p, &rd, &wr);
+	s.rd = rd - p->ab_rd;
+	s.wr = wr - p->ab_wr;
+	s.md = md - p->ab_md;
+	p->ab_rd = rd;
+	p->ab_wr = wr;
+	p->ab_md = md;
+	p->ab_resting = false;
 	mutex_lock(&front->cfg_lock);
 	busy = ecdma_front_busy(front);
 	mutex_unlock(&front->cfg_lock);
@@ -330,28 +336,28 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	} else if (!resumed) {
 		/* parked for a while, the I/O so far is not one slot's */
 		ecdma_policy_table(front, ecdma_trial_slot(t, &s,
-							   front->withdrawn));
+							   p->withdrawn));
 		/* without a load to judge the device rests out of the table */
 		park = ecdma_trial_resting(t);
 	}
 	/* after the table: a reader seeing no trial sees the state it left */
-	WRITE_ONCE(front->ab_slot, t->slot);
+	WRITE_ONCE(p->ab_slot, t->slot);
 	if (park) {
 		/*
 		 * Settled, nothing to judge: do not wake an idle machine
 		 * every slot.  The policy timer, deferrable, queues this
 		 * work again once a CPU is awake and a slot has passed.
 		 */
-		front->ab_resting = true;
-		WRITE_ONCE(front->ab_due,
+		p->ab_resting = true;
+		WRITE_ONCE(p->ab_due,
 			   jiffies + msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
 		/* @ab_due before @ab_parked: the timer reads them in turn */
 		smp_wmb();
-		WRITE_ONCE(front->ab_parked, 1);
+		WRITE_ONCE(p->ab_parked, 1);
 		return;
 	}
-	if (!READ_ONCE(front->policy_stop))
-		schedule_delayed_work(&front->ab_work,
+	if (!READ_ONCE(p->stop))
+		schedule_delayed_work(&p->ab_work,
 				      msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
 }
 
@@ -367,9 +373,11 @@ static void ecdma_policy_ab_work(struct work_struct *work)
  */
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 {
-	WRITE_ONCE(front->offload, mode);
+	struct ecdma_policy *p = &front->policy;
+
+	WRITE_ONCE(p->offload, mode);
 	/* the deferrable timer may not run on idle CPUs for a long time */
-	ecdma_policy_unpark(front);
+	ecdma_policy_unpark(p);
 }
 
 /**
@@ -381,7 +389,7 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
  */
 unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front)
 {
-	return ecdma_trial_every(&front->trial) * ECDMA_TRIAL_SLOT_MS;
+	return ecdma_trial_every(&front->policy.trial) * ECDMA_TRIAL_SLOT_MS;
 }
 
 /**
@@ -392,42 +400,43 @@ unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front)
  */
 int ecdma_policy_start(struct ecdma_front *front)
 {
-	front->sample_idle = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
-	if (!front->sample_idle)
+	struct ecdma_policy *p = &front->policy;
+
+	p->sample_idle = kcalloc(nr_cpu_ids, sizeof(u64), GFP_KERNEL);
+	if (!p->sample_idle)
 		return -ENOMEM;
-	front->ab_events = kcalloc(NR_VM_EVENT_ITEMS, sizeof(long), GFP_KERNEL);
-	if (!front->ab_events)
+	p->ab_events = kcalloc(NR_VM_EVENT_ITEMS, sizeof(long), GFP_KERNEL);
+	if (!p->ab_events)
 		goto free_idle;
-	front->md_sectors = alloc_percpu(u64);
-	if (!front->md_sectors)
+	p->md_sectors = alloc_percpu(u64);
+	if (!p->md_sectors)
 		goto free_events;
-	if (register_trace_block_bio_remap(ecdma_policy_remap, front)) {
+	if (register_trace_block_bio_remap(ecdma_policy_remap, p)) {
 		/* no tracepoints: resync and check are not judged */
-		free_percpu(front->md_sectors);
-		front->md_sectors = NULL;
+		free_percpu(p->md_sectors);
+		p->md_sectors = NULL;
 	}
-	front->accepting = true;
-	front->spare_cpu = -1;
+	p->accepting = true;
+	p->spare_cpu = -1;
 	/* deferrable: an idle machine is not woken for it */
-	timer_setup(&front->policy_timer, ecdma_policy_tick, TIMER_DEFERRABLE);
-	mod_timer(&front->policy_timer,
-		  jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
-	ecdma_trial_init(&front->trial, ECDMA_TRIAL_BUDGET);
-	ecdma_policy_io(front, &front->ab_rd, &front->ab_wr);
-	front->ab_md = ecdma_policy_md_io(front);
-	front->ab_parked = 0;
-	front->ab_resting = false;
-	INIT_DELAYED_WORK(&front->ab_work, ecdma_policy_ab_work);
-	schedule_delayed_work(&front->ab_work,
+	timer_setup(&p->timer, ecdma_policy_tick, TIMER_DEFERRABLE);
+	mod_timer(&p->timer, jiffies + msecs_to_jiffies(ECDMA_POLICY_MS));
+	ecdma_trial_init(&p->trial, ECDMA_TRIAL_BUDGET);
+	ecdma_policy_io(p, &p->ab_rd, &p->ab_wr);
+	p->ab_md = ecdma_policy_md_io(p);
+	p->ab_parked = 0;
+	p->ab_resting = false;
+	INIT_DELAYED_WORK(&p->ab_work, ecdma_policy_ab_work);
+	schedule_delayed_work(&p->ab_work,
 			      msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
 	return 0;
 
 free_events:
-	kfree(front->ab_events);
-	front->ab_events = NULL;
+	kfree(p->ab_events);
+	p->ab_events = NULL;
 free_idle:
-	kfree(front->sample_idle);
-	front->sample_idle = NULL;
+	kfree(p->sample_idle);
+	p->sample_idle = NULL;
 	return -ENOMEM;
 }
 
@@ -439,23 +448,25 @@ free_idle:
  */
 void ecdma_policy_stop(struct ecdma_front *front)
 {
-	if (!front->sample_idle)
+	struct ecdma_policy *p = &front->policy;
+
+	if (!p->sample_idle)
 		return;
-	WRITE_ONCE(front->policy_stop, true);
-	del_timer_sync(&front->policy_timer);
-	cancel_delayed_work_sync(&front->ab_work);
-	if (front->md_sectors) {
-		unregister_trace_block_bio_remap(ecdma_policy_remap, front);
+	WRITE_ONCE(p->stop, true);
+	del_timer_sync(&p->timer);
+	cancel_delayed_work_sync(&p->ab_work);
+	if (p->md_sectors) {
+		unregister_trace_block_bio_remap(ecdma_policy_remap, p);
 		/* no probe runs on @md_sectors any more */
 		tracepoint_synchronize_unregister();
-		free_percpu(front->md_sectors);
-		front->md_sectors = NULL;
+		free_percpu(p->md_sectors);
+		p->md_sectors = NULL;
 	}
 	ecdma_policy_table(front, false);
-	WRITE_ONCE(front->spread, false);
+	WRITE_ONCE(p->spread, false);
 	ecdma_policy_set(front, true);
-	kfree(front->ab_events);
-	front->ab_events = NULL;
-	kfree(front->sample_idle);
-	front->sample_idle = NULL;
+	kfree(p->ab_events);
+	p->ab_events = NULL;
+	kfree(p->sample_idle);
+	p->sample_idle = NULL;
 }

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ecdma dmaengine front: the offload policy's state (policy.c).
+ *
+ * Embedded in struct ecdma_front; only policy.c reads or writes its
+ * fields.  The rest of the front uses the functions below.
+ */
+#ifndef _ECDMA_POLICY_H
+#define _ECDMA_POLICY_H
+
+#include <linux/dmaengine.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "trial.h"
+
+/* The offload policy, see policy.c */
+enum ecdma_offload {
+	ECDMA_OFFLOAD_AUTO,
+	ECDMA_OFFLOAD_ALWAYS,
+	ECDMA_OFFLOAD_NEVER,
+	ECDMA_OFFLOAD_NR,
+};
+
+extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
+
+/**
+ * struct ecdma_policy - the offload policy of one front
+ * @offload: the mode, enum ecdma_offload
+ * @accepting: the pq alignment is the front's align, not the decline value
+ * @spread: post at submit and run on @spare_cpu's worker
+ * @stop: the timer and @ab_work must not rearm
+ * @spare_cpu: the CPU that was most idle in the last window, or -1
+ * @spare_pct: its idle share of the window (percent)
+ * @switches: accept/decline switches so far
+ * @spread_windows: windows spent spreading
+ * @sample_wall: time of the last sample (us)
+ * @sample_idle: idle+iowait us of each CPU at the last sample
+ * @timer: samples every ECDMA_POLICY_MS (deferrable)
+ * @withdrawn: auto's trials or "never" took the device out of async_tx's
+ *	channel table (DMA_ASYNC_TX cleared): md computes everything itself
+ * @ab_chan_on: @ab_chan is registered (while withdrawn)
+ * @ab_slot: 0 between trials, else the trial slot running (1..4), as
+ *	@trial had it when the table last switched
+ * @ab_rd: PGPGIN at the last slot
+ * @ab_wr: PGPGOUT at the last slot
+ * @ab_md: md member sectors (@md_sectors) at the last slot
+ * @ab_switches: times the device left or re-entered the table
+ * @trial: auto's trials (trial.c); its budget set by sysfs
+ * @ab_events: all_vm_events() buffer
+ * @md_sectors: per CPU, sectors md arrays sent to their members (the
+ *	block_bio_remap tracepoint), or NULL while not counted
+ * @ab_chan: a channel that is never used: its registration and
+ *	unregistration make dmaengine rebuild the channel table
+ * @ab_work: one trial slot (ECDMA_TRIAL_SLOT_MS), process context; not
+ *	deferrable, so a trial the load ends during still ends on time
+ * @ab_parked: @ab_work found nothing to do and did not re-arm itself:
+ *	the timer queues it again after @ab_due, or a mode change at once
+ *	(set by @ab_work, cleared with xchg() by whoever queues it)
+ * @ab_due: jiffies after which a parked @ab_work is queued again
+ * @ab_resting: it last parked, so its next run starts a slot instead of
+ *	ending one
+ */
+struct ecdma_policy {
+	/* written by sysfs and rechannel (ecdma_policy_set_mode()), lockless */
+	enum ecdma_offload offload;
+
+	/*
+	 * Owned by @timer (softirq), then by ecdma_policy_stop() once the
+	 * timer is stopped; read locklessly through the functions below.
+	 */
+	bool accepting;
+	bool spread;
+	bool stop;
+	int spare_cpu;
+	unsigned int spare_pct;
+	unsigned long switches;
+	unsigned long spread_windows;
+	u64 sample_wall;
+	u64 *sample_idle;
+	struct timer_list timer;
+
+	/*
+	 * Owned by @ab_work (process context).  @withdrawn changes under
+	 * front->cfg_lock, with the DMA_ASYNC_TX bit; the rest is lockless.
+	 */
+	bool withdrawn;
+	bool ab_chan_on;
+	unsigned int ab_slot;
+	u64 ab_rd;
+	u64 ab_wr;
+	u64 ab_md;
+	unsigned long ab_switches;
+	struct ecdma_trial trial;
+	unsigned long *ab_events;
+	u64 __percpu *md_sectors;
+	struct dma_chan ab_chan;
+	struct delayed_work ab_work;
+	int ab_parked;
+	unsigned long ab_due;
+	bool ab_resting;
+};
+
+struct ecdma_front;
+
+int ecdma_policy_start(struct ecdma_front *front);
+void ecdma_policy_stop(struct ecdma_front *front);
+void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
+unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front);
+
+#endif /* _ECDMA_POLICY_H */
