@@ -63,6 +63,7 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	struct ecdma_chan *ch = d->ch;
 	dma_cookie_t cookie;
 	unsigned long flags;
+	int cpu;
 
 	d->t_submit = ktime_get_ns();
 	spin_lock_irqsave(&ch->lock, flags);
@@ -78,10 +79,8 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	 * (DMA_PRIVATE, set by dmaengine while it holds one) may still
 	 * terminate what it submitted until issue_pending.
 	 */
-	if (READ_ONCE(ch->front->policy.spread) &&
+	if (ecdma_policy_spread(&ch->front->policy, &cpu) &&
 	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask)) {
-		int cpu = READ_ONCE(ch->front->policy.spare_cpu);
-
 		if (!READ_ONCE(ch->pinned) && cpu >= 0)
 			ecdma_ec_calc_set_cpu(ch->calc, cpu);
 		ecdma_chan_post(ch);
@@ -336,6 +335,7 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 static void ecdma_issue_pending(struct dma_chan *chan)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
+	int cpu;
 
 	if (!READ_ONCE(ch->nr_pending))
 		return;
@@ -349,8 +349,8 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 	 */
 	if (READ_ONCE(ch->starved) ||
 	    (READ_ONCE(ch->front->inline_issue) &&
-	     !(READ_ONCE(ch->front->policy.spread) &&
-	       READ_ONCE(ch->front->policy.spare_cpu) != raw_smp_processor_id())))
+	     !(ecdma_policy_spread(&ch->front->policy, &cpu) &&
+	       cpu != raw_smp_processor_id())))
 		ecdma_chan_progress(ch);
 	/* posted without waking the worker: wake it for what is left */
 	ecdma_ec_kick(ch->calc);

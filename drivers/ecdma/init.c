@@ -390,7 +390,6 @@ int ecdma_front_probe(struct platform_device *pdev)
 	front->dev = dev;
 	front->prov = prov;
 	front->inline_issue = true;
-	front->policy.offload = ECDMA_OFFLOAD_AUTO;
 	mutex_init(&front->cfg_lock);
 	front->nr_chans = nr;
 	for (i = 0; i < nr; i++) {
@@ -542,7 +541,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	old = front->nr_chans;
 	inline_issue = READ_ONCE(front->inline_issue);
 	desc_max = READ_ONCE(front->desc_max);
-	offload = READ_ONCE(front->policy.offload);
+	offload = ecdma_policy_mode(front);
 	ecdma_front_remove(pdev);
 	ecdma_nr_chans_req = nr;
 	ret = ecdma_front_probe(pdev);

@@ -381,15 +381,85 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 }
 
 /**
- * ecdma_policy_trial_every_ms - time between trials now
+ * ecdma_policy_mode - the offload policy's mode
  * @front: the front
  *
- * Return: ms from one trial's end to the next one's start with the load
- * unchanged, or 0 before a load's first trial.
+ * Return: one of enum ecdma_offload.
  */
-unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front)
+enum ecdma_offload ecdma_policy_mode(struct ecdma_front *front)
 {
-	return ecdma_trial_every(&front->policy.trial) * ECDMA_TRIAL_SLOT_MS;
+	return READ_ONCE(front->policy.offload);
+}
+
+/**
+ * ecdma_policy_trial_budget - percent of a load's time its trials may cost
+ * @front: the front
+ *
+ * Return: the budget, 0..100.
+ */
+unsigned int ecdma_policy_trial_budget(struct ecdma_front *front)
+{
+	return READ_ONCE(front->policy.trial.budget);
+}
+
+/**
+ * ecdma_policy_set_trial_budget - set the trials' budget
+ * @front: the front
+ * @budget: percent, 0 (no more trials) to 100
+ *
+ * Live: the slot work reads it at every slot.
+ */
+void ecdma_policy_set_trial_budget(struct ecdma_front *front,
+				   unsigned int budget)
+{
+	WRITE_ONCE(front->policy.trial.budget, budget);
+}
+
+/**
+ * ecdma_policy_withdrawn - whether the policy took the device out of
+ *	async_tx's channel table
+ * @front: the front
+ *
+ * Context: holds front->cfg_lock, under which it changes.
+ * Return: true while withdrawn.
+ */
+bool ecdma_policy_withdrawn(struct ecdma_front *front)
+{
+	lockdep_assert_held(&front->cfg_lock);
+	return front->policy.withdrawn;
+}
+
+/**
+ * ecdma_policy_state - what the policy does now, for offload_state
+ * @front: the front
+ * @s: filled in, each field read once, locklessly
+ */
+void ecdma_policy_state(struct ecdma_front *front,
+			struct ecdma_policy_state *s)
+{
+	const struct ecdma_policy *p = &front->policy;
+	const struct ecdma_trial *t = &p->trial;
+
+	s->trials = READ_ONCE(t->trials);
+	s->load = min_t(unsigned int, READ_ONCE(t->cur), ECDMA_TRIAL_KINDS);
+	/* a trial's verdict (kept) is written before it counts (trials) */
+	smp_rmb();
+	s->accepting = READ_ONCE(p->accepting);
+	s->spread = READ_ONCE(p->spread);
+	s->spare_cpu = READ_ONCE(p->spare_cpu);
+	s->spare_pct = READ_ONCE(p->spare_pct);
+	s->switches = READ_ONCE(p->switches);
+	s->spread_windows = READ_ONCE(p->spread_windows);
+	s->withdrawn = READ_ONCE(p->withdrawn);
+	s->table_switches = READ_ONCE(p->ab_switches);
+	s->kept = READ_ONCE(t->kept);
+	s->last[0] = READ_ONCE(t->last[0]);
+	s->last[1] = READ_ONCE(t->last[1]);
+	s->by_md = READ_ONCE(t->tkind) == ECDMA_TRIAL_MD;
+	s->every_ms = ecdma_trial_every(t) * ECDMA_TRIAL_SLOT_MS;
+	s->slot = READ_ONCE(p->ab_slot);
+	s->aborted = READ_ONCE(t->aborted);
+	s->cost_ms = div_u64(READ_ONCE(t->cost) * ECDMA_TRIAL_SLOT_MS, 100);
 }
 
 /**
@@ -416,6 +486,7 @@ int ecdma_policy_start(struct ecdma_front *front)
 		free_percpu(p->md_sectors);
 		p->md_sectors = NULL;
 	}
+	p->offload = ECDMA_OFFLOAD_AUTO;
 	p->accepting = true;
 	p->spare_cpu = -1;
 	/* deferrable: an idle machine is not woken for it */

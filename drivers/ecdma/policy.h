@@ -2,8 +2,8 @@
 /*
  * ecdma dmaengine front: the offload policy's state (policy.c).
  *
- * Embedded in struct ecdma_front; only policy.c reads or writes its
- * fields.  The rest of the front uses the functions below.
+ * Embedded in struct ecdma_front.  Only policy.c and the inline accessor
+ * below touch its fields; the rest of the front calls the functions below.
  */
 #ifndef _ECDMA_POLICY_H
 #define _ECDMA_POLICY_H
@@ -102,11 +102,75 @@ struct ecdma_policy {
 	bool ab_resting;
 };
 
+/**
+ * struct ecdma_policy_state - what the policy does now (offload_state)
+ * @accepting: md's P+Q operations are accepted, not declined
+ * @spread: work is spread to @spare_cpu
+ * @spare_cpu: the CPU that was most idle in the last window, or -1
+ * @spare_pct: its idle share of the window (percent)
+ * @switches: accept/decline switches so far
+ * @spread_windows: windows spent spreading
+ * @withdrawn: out of async_tx's channel table
+ * @table_switches: times the device left or re-entered the table
+ * @trials: trials so far
+ * @kept: trials that kept the device in the table
+ * @last: the last trial's I/O in and out of the table
+ * @by_md: the last trial judged md's own I/O, not its users'
+ * @every_ms: ms between trials of the load now, 0 before its first
+ * @slot: the trial slot running (1..4), or 0
+ * @load: kind of the load now, ECDMA_TRIAL_KINDS for none
+ * @aborted: trials ended after their first slot in the table
+ * @cost_ms: what all trials cost md so far (ms)
+ */
+struct ecdma_policy_state {
+	bool accepting;
+	bool spread;
+	int spare_cpu;
+	unsigned int spare_pct;
+	unsigned long switches;
+	unsigned long spread_windows;
+	bool withdrawn;
+	unsigned long table_switches;
+	unsigned long trials;
+	unsigned long kept;
+	u64 last[2];
+	bool by_md;
+	unsigned int every_ms;
+	unsigned int slot;
+	unsigned int load;
+	unsigned long aborted;
+	u64 cost_ms;
+};
+
+/**
+ * ecdma_policy_spread - whether to run work on another CPU's worker
+ * @p: the front's policy
+ * @cpu: set, when spreading, to the CPU to run on (or -1: none yet)
+ *
+ * dma.c's hot path (tx_submit, issue_pending): two lockless reads, as
+ * before the policy had a struct of its own.
+ *
+ * Return: true while the policy spreads work.
+ */
+static inline bool ecdma_policy_spread(const struct ecdma_policy *p, int *cpu)
+{
+	if (!READ_ONCE(p->spread))
+		return false;
+	*cpu = READ_ONCE(p->spare_cpu);
+	return true;
+}
+
 struct ecdma_front;
 
 int ecdma_policy_start(struct ecdma_front *front);
 void ecdma_policy_stop(struct ecdma_front *front);
+enum ecdma_offload ecdma_policy_mode(struct ecdma_front *front);
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode);
-unsigned int ecdma_policy_trial_every_ms(struct ecdma_front *front);
+unsigned int ecdma_policy_trial_budget(struct ecdma_front *front);
+void ecdma_policy_set_trial_budget(struct ecdma_front *front,
+				   unsigned int budget);
+bool ecdma_policy_withdrawn(struct ecdma_front *front);
+void ecdma_policy_state(struct ecdma_front *front,
+			struct ecdma_policy_state *s);
 
 #endif /* _ECDMA_POLICY_H */

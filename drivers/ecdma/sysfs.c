@@ -646,7 +646,7 @@ static ssize_t offload_show(struct device *dev,
 	struct ecdma_front *front = dev_get_drvdata(dev);
 
 	return sysfs_emit(buf, "%s\n",
-			  ecdma_offload_names[READ_ONCE(front->policy.offload)]);
+			  ecdma_offload_names[ecdma_policy_mode(front)]);
 }
 
 /* Live: applied at the policy's next window (policy.c) */
@@ -670,34 +670,19 @@ static ssize_t offload_state_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
-	struct ecdma_trial *t = &front->policy.trial;
-	unsigned long trials = READ_ONCE(t->trials);
-	unsigned int cur = READ_ONCE(t->cur);
+	struct ecdma_policy_state s;
 
-	/* a trial's verdict (kept) is written before it counts (trials) */
-	smp_rmb();
+	ecdma_policy_state(front, &s);
 	return sysfs_emit(buf,
 			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u trial_slot=%u load=%s aborted=%lu trial_cost_ms=%llu\n",
-			  READ_ONCE(front->policy.accepting) ? "accept" : "decline",
-			  READ_ONCE(front->policy.spread),
-			  READ_ONCE(front->policy.spare_cpu),
-			  READ_ONCE(front->policy.spare_pct),
-			  READ_ONCE(front->policy.switches),
-			  READ_ONCE(front->policy.spread_windows),
+			  s.accepting ? "accept" : "decline",
+			  s.spread, s.spare_cpu, s.spare_pct, s.switches,
+			  s.spread_windows,
 			  READ_ONCE(front->dma.copy_align) == front->align,
-			  READ_ONCE(front->policy.withdrawn) ? "withdrawn" : "in",
-			  READ_ONCE(front->policy.ab_switches),
-			  trials,
-			  READ_ONCE(t->kept),
-			  READ_ONCE(t->last[0]),
-			  READ_ONCE(t->last[1]),
-			  READ_ONCE(t->tkind) == ECDMA_TRIAL_MD ? "md" : "io",
-			  ecdma_policy_trial_every_ms(front),
-			  READ_ONCE(front->policy.ab_slot),
-			  ecdma_trial_kind_names[min_t(unsigned int, cur,
-						       ECDMA_TRIAL_KINDS)],
-			  READ_ONCE(t->aborted),
-			  div_u64(READ_ONCE(t->cost) * ECDMA_TRIAL_SLOT_MS, 100));
+			  s.withdrawn ? "withdrawn" : "in",
+			  s.table_switches, s.trials, s.kept, s.last[0], s.last[1],
+			  s.by_md ? "md" : "io", s.every_ms, s.slot,
+			  ecdma_trial_kind_names[s.load], s.aborted, s.cost_ms);
 }
 static DEVICE_ATTR_RO(offload_state);
 
@@ -706,7 +691,7 @@ static ssize_t trial_budget_show(struct device *dev,
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
 
-	return sysfs_emit(buf, "%u\n", READ_ONCE(front->policy.trial.budget));
+	return sysfs_emit(buf, "%u\n", ecdma_policy_trial_budget(front));
 }
 
 /* Live: read by the trials at every slot (trial.c) */
@@ -721,7 +706,7 @@ static ssize_t trial_budget_store(struct device *dev,
 	ret = ecdma_sysfs_uint(buf, 0, 100, &val);
 	if (ret)
 		return ret;
-	WRITE_ONCE(front->policy.trial.budget, val);
+	ecdma_policy_set_trial_budget(front, val);
 	return count;
 }
 static DEVICE_ATTR_RW(trial_budget);
@@ -1068,7 +1053,7 @@ static ssize_t ecdma_cap_store(struct device *dev,
 	mutex_lock(&front->cfg_lock);
 	if (dma_has_cap(ca->cap, front->dma.cap_mask) == val)
 		ret = 0;
-	else if (ecdma_front_busy(front) || front->policy.withdrawn)
+	else if (ecdma_front_busy(front) || ecdma_policy_withdrawn(front))
 		ret = -EBUSY;
 	else if (val)
 		dma_cap_set(ca->cap, front->dma.cap_mask);
