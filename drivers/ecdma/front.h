@@ -360,6 +360,9 @@ struct ecdma_front {
 	 * Serialises configuration changes that need idle channels (sysfs
 	 * stores of caps/, algo, chan<N>/provider) against clients taking a
 	 * channel: guards every chans[i].active and the swap of chans[i].calc.
+	 * Also guards our writes of dma.cap_mask after registration: the
+	 * caps/ stores against the policy's table switches (DMA_ASYNC_TX
+	 * with policy.withdrawn, ecdma_front_set_async_tx()).
 	 */
 	struct mutex cfg_lock;
 	bool closing;
@@ -425,6 +428,7 @@ int ecdma_front_probe(struct platform_device *pdev);
 void ecdma_front_remove(struct platform_device *pdev);
 void ecdma_front_stats_reset(struct ecdma_front *front);
 int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov);
+void ecdma_front_set_async_tx(struct ecdma_front *front, bool on);
 int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr);
 
 /* debugfs.c (not ABI) */

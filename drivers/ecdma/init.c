@@ -159,6 +159,28 @@ int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov)
 	return 0;
 }
 
+/**
+ * ecdma_front_set_async_tx - offer the device to async_tx, or stop
+ * @front: the registered front
+ * @on: set DMA_ASYNC_TX, else clear it
+ *
+ * The one writer of DMA_ASYNC_TX after registration: the policy leaving
+ * or re-entering async_tx's channel table, and the caps/ stores; cfg_lock
+ * orders the two.  dmaengine's own DMA_PRIVATE updates of the mask are
+ * atomic bitops, as these are.  It reads the bit when it next rebuilds
+ * its channel tables.
+ *
+ * Context: holds front->cfg_lock.
+ */
+void ecdma_front_set_async_tx(struct ecdma_front *front, bool on)
+{
+	lockdep_assert_held(&front->cfg_lock);
+	if (on)
+		dma_cap_set(DMA_ASYNC_TX, front->dma.cap_mask);
+	else
+		dma_cap_clear(DMA_ASYNC_TX, front->dma.cap_mask);
+}
+
 /* Also undoes a partial ecdma_chan_init(). */
 static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 {

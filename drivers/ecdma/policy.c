@@ -245,10 +245,11 @@ static int ecdma_policy_chan_register(struct dma_device *dma,
 /*
  * Take the device out of async_tx's channel table (@out) or put it back:
  * see the top.  Only the trial work and ecdma_policy_stop() (after
- * cancelling it) call this.  @withdrawn and the DMA_ASYNC_TX bit change
- * under cfg_lock, which caps/enable_* stores take too (they refuse while
- * withdrawn); the (un)registration runs outside it: dmaengine calls
- * alloc_chan_resources, which takes cfg_lock, under dma_list_mutex.
+ * cancelling it) call this.  @withdrawn and the DMA_ASYNC_TX bit
+ * (ecdma_front_set_async_tx()) change under cfg_lock, which caps/enable_*
+ * stores take too (they refuse while withdrawn); the (un)registration
+ * runs outside it: dmaengine calls alloc_chan_resources, which takes
+ * cfg_lock, under dma_list_mutex.
  */
 static void ecdma_policy_table(struct ecdma_front *front, bool out)
 {
@@ -265,10 +266,7 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 		mutex_unlock(&front->cfg_lock);
 		return;
 	}
-	if (out)
-		dma_cap_clear(DMA_ASYNC_TX, dma->cap_mask);
-	else
-		dma_cap_set(DMA_ASYNC_TX, dma->cap_mask);
+	ecdma_front_set_async_tx(front, !out);
 	WRITE_ONCE(p->withdrawn, out);
 	mutex_unlock(&front->cfg_lock);
 
@@ -281,7 +279,7 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 					     "cannot leave the channel table (%d); staying in\n",
 					     ret);
 			mutex_lock(&front->cfg_lock);
-			dma_cap_set(DMA_ASYNC_TX, dma->cap_mask);
+			ecdma_front_set_async_tx(front, true);
 			WRITE_ONCE(p->withdrawn, false);
 			mutex_unlock(&front->cfg_lock);
 			return;

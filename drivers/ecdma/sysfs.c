@@ -1059,10 +1059,9 @@ static ssize_t ecdma_cap_store(struct device *dev,
 		dma_cap_set(ca->cap, front->dma.cap_mask);
 	else
 		dma_cap_clear(ca->cap, front->dma.cap_mask);
-	if (!ret && ecdma_has_all_tx_types(&front->dma))
-		dma_cap_set(DMA_ASYNC_TX, front->dma.cap_mask);
-	else if (!ret)
-		dma_cap_clear(DMA_ASYNC_TX, front->dma.cap_mask);
+	if (!ret)
+		ecdma_front_set_async_tx(front,
+					 ecdma_has_all_tx_types(&front->dma));
 	mutex_unlock(&front->cfg_lock);
 	return ret ?: count;
 }
