@@ -1051,17 +1051,23 @@ static ssize_t ecdma_cap_store(struct device *dev,
 	if (ret)
 		return ret;
 	mutex_lock(&front->cfg_lock);
-	if (dma_has_cap(ca->cap, front->dma.cap_mask) == val)
+	/*
+	 * Storing the value it has changes nothing, not even DMA_ASYNC_TX:
+	 * while the policy has withdrawn the device, setting it would put
+	 * the device back in async_tx's table at dmaengine's next rebalance.
+	 */
+	if (dma_has_cap(ca->cap, front->dma.cap_mask) == val) {
 		ret = 0;
-	else if (ecdma_front_busy(front) || ecdma_policy_withdrawn(front))
+	} else if (ecdma_front_busy(front) || ecdma_policy_withdrawn(front)) {
 		ret = -EBUSY;
-	else if (val)
-		dma_cap_set(ca->cap, front->dma.cap_mask);
-	else
-		dma_cap_clear(ca->cap, front->dma.cap_mask);
-	if (!ret)
+	} else {
+		if (val)
+			dma_cap_set(ca->cap, front->dma.cap_mask);
+		else
+			dma_cap_clear(ca->cap, front->dma.cap_mask);
 		ecdma_front_set_async_tx(front,
 					 ecdma_has_all_tx_types(&front->dma));
+	}
 	mutex_unlock(&front->cfg_lock);
 	return ret ?: count;
 }

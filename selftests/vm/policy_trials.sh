@@ -87,6 +87,14 @@ while [ "$(field table)" != withdrawn ] && [ $waited -lt 30 ]; do
 	usleep 100000
 	waited=$((waited + 1))
 done
+# a caps store of the value a cap has changes nothing: the device stays
+# out of async_tx's table (caps/ops without async_tx)
+echo 1 >"$D/caps/enable_xor"
+ops_now="table $(field table), caps/ops: $(cat "$D/caps/ops")"
+case " $ops_now " in
+*" async_tx "*) ktap_fail "caps_store_keeps_withdrawn # $ops_now" ;;
+*) ktap_ok "caps_store_keeps_withdrawn # $ops_now" ;;
+esac
 usleep 300000
 n0=$(ops)
 sleep 2
