@@ -36,14 +36,6 @@
 
 static struct ecdma_ec_provider *b_prov;
 
-#define B_CHECK(cond) do {						\
-		if (!(cond)) {						\
-			pr_info("# %s:%d: failed: %s\n", __func__,	\
-				__LINE__, #cond);			\
-			bad++;						\
-		}							\
-	} while (0)
-
 /**
  * struct b_bufs - blocks for one test
  * @mem: one allocation holding them
@@ -122,9 +114,9 @@ static int b_still_works(struct ecdma_ec_calc *calc)
 	ktest_ref(333, k, m, ecdma_ec_calc_matrix(calc), b->blk, ref->blk,
 		  false);
 	ktest_mem(&mem, b->sge, k, b->sge + k, m, 333);
-	B_CHECK(!ecdma_ec_encode_sync(calc, &mem));
+	T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 	for (j = 0; j < m; j++)
-		B_CHECK(!memcmp(b->blk[k + j], ref->blk[j], 333));
+		T_CHECK(!memcmp(b->blk[k + j], ref->blk[j], 333));
 out:
 	b_free(b);
 	b_free(ref);
@@ -189,24 +181,24 @@ static void test_bad_attrs(void)
 	a.max_inflight = 1;
 	a.affinity_hint = -1;
 	a.encode_matrix = ktest_exp;
-	B_CHECK(PTR_ERR(ecdma_ec_alloc_calc(b_prov, &a)) == -EINVAL);
+	T_CHECK(PTR_ERR(ecdma_ec_alloc_calc(b_prov, &a)) == -EINVAL);
 	a.matrix_type = -1;
 	a.encode_matrix = NULL;
-	B_CHECK(PTR_ERR(ecdma_ec_alloc_calc(b_prov, &a)) == -EINVAL);
-	B_CHECK(PTR_ERR(ecdma_ec_provider_get("no-such-provider")) == -ENODEV);
-	B_CHECK(ecdma_ec_query_caps(b_prov, NULL) == -EINVAL);
-	B_CHECK(ecdma_ec_query_caps(ERR_PTR(-ENODEV), &caps) == -EINVAL);
+	T_CHECK(PTR_ERR(ecdma_ec_alloc_calc(b_prov, &a)) == -EINVAL);
+	T_CHECK(PTR_ERR(ecdma_ec_provider_get("no-such-provider")) == -ENODEV);
+	T_CHECK(ecdma_ec_query_caps(b_prov, NULL) == -EINVAL);
+	T_CHECK(ecdma_ec_query_caps(ERR_PTR(-ENODEV), &caps) == -EINVAL);
 	/* the limits themselves are fine */
 	c = b_calc(ECDMA_EC_MAX_K, 1, false, ECDMA_EC_MAX_INFLIGHT, -1,
 		   ECDMA_EC_MATRIX_CAUCHY, NULL);
-	B_CHECK(!IS_ERR(c));
+	T_CHECK(!IS_ERR(c));
 	if (!IS_ERR(c)) {
 		bad += b_still_works(c);
 		ecdma_ec_dealloc_calc(c);
 	}
 	c = b_calc(1, ECDMA_EC_MAX_M, false, 1, nr_cpu_ids - 1,
 		   ECDMA_EC_MATRIX_CAUCHY, NULL);
-	B_CHECK(!IS_ERR(c));
+	T_CHECK(!IS_ERR(c));
 	if (!IS_ERR(c)) {
 		bad += b_still_works(c);
 		ecdma_ec_dealloc_calc(c);
@@ -341,11 +333,11 @@ static void test_bad_layouts(void)
 	B_POST((wr.opcode = ECDMA_EC_OP_UPDATE,
 		wr.flags = ECDMA_EC_WR_ACCUMULATE), -EINVAL);
 #undef B_POST
-	B_CHECK(ecdma_ec_post(calc, NULL) == -EINVAL);
+	T_CHECK(ecdma_ec_post(calc, NULL) == -EINVAL);
 	nrej++;
-	B_CHECK(ecdma_ec_poll(calc, 0) == -EINVAL);	/* not polling */
-	B_CHECK(b_stat(calc, ECDMA_EC_STAT_POST_REJECTED) - rej0 == nrej);
-	B_CHECK(!b_stat(calc, ECDMA_EC_STAT_ERRORS));
+	T_CHECK(ecdma_ec_poll(calc, 0) == -EINVAL);	/* not polling */
+	T_CHECK(b_stat(calc, ECDMA_EC_STAT_POST_REJECTED) - rej0 == nrej);
+	T_CHECK(!b_stat(calc, ECDMA_EC_STAT_ERRORS));
 	bad += b_still_works(calc);
 out:
 	b_free(b);
@@ -393,12 +385,12 @@ static void test_singular_user_matrix(void)
 	era[70] = 1;
 	memcpy(copy, b->blk[3], BS);
 	ktest_mem(&mem, b->sge, K, b->sge + K, M, BS);
-	B_CHECK(ecdma_ec_decode_sync(calc, &mem, era, NULL) == -EINVAL);
-	B_CHECK(!memcmp(copy, b->blk[3], BS));
-	B_CHECK(b_stat(calc, ECDMA_EC_STAT_ERRORS) == 1);
+	T_CHECK(ecdma_ec_decode_sync(calc, &mem, era, NULL) == -EINVAL);
+	T_CHECK(!memcmp(copy, b->blk[3], BS));
+	T_CHECK(b_stat(calc, ECDMA_EC_STAT_ERRORS) == 1);
 	/* one erasure: the all-ones code is plain parity, decodable */
 	era[70] = 0;
-	B_CHECK(ecdma_ec_decode_sync(calc, &mem, era, NULL) == 0);
+	T_CHECK(ecdma_ec_decode_sync(calc, &mem, era, NULL) == 0);
 	bad += b_still_works(calc);
 out:
 	b_free(b);
@@ -433,9 +425,9 @@ static void test_unaligned(void)
 			ktest_ref(sizes[i], 7, 3, ecdma_ec_calc_matrix(calc),
 				  b->blk, ref->blk, false);
 			ktest_mem(&mem, b->sge, 7, b->sge + 7, 3, sizes[i]);
-			B_CHECK(!ecdma_ec_encode_sync(calc, &mem));
+			T_CHECK(!ecdma_ec_encode_sync(calc, &mem));
 			for (j = 0; j < 3; j++)
-				B_CHECK(!memcmp(b->blk[7 + j], ref->blk[j],
+				T_CHECK(!memcmp(b->blk[7 + j], ref->blk[j],
 						sizes[i]));
 		}
 		b_free(b);
@@ -484,24 +476,24 @@ static void test_overflow_callback(void)
 			ret[i] = ecdma_ec_post(calc, &w[i]);
 		preempt_enable();
 		for (i = 0; i < MAXI; i++)
-			B_CHECK(!ret[i]);
-		B_CHECK(ret[MAXI] == -EOVERFLOW);
+			T_CHECK(!ret[i]);
+		T_CHECK(ret[MAXI] == -EOVERFLOW);
 	} else {
 		/* migrated before disabling preemption: nothing to prove */
 		preempt_enable();
 		for (i = 0; i < MAXI; i++)
-			B_CHECK(!ecdma_ec_post(calc, &w[i]));
+			T_CHECK(!ecdma_ec_post(calc, &w[i]));
 	}
 	end = jiffies + 30 * HZ;
 	while (atomic_read(&done) < MAXI && time_before(jiffies, end))
 		usleep_range(500, 1000);
-	B_CHECK(atomic_read(&done) == MAXI);
-	B_CHECK(b_stat(calc, ECDMA_EC_STAT_POST_OVERFLOW) <= 1);
-	B_CHECK(!ecdma_ec_post(calc, &w[MAXI]));
+	T_CHECK(atomic_read(&done) == MAXI);
+	T_CHECK(b_stat(calc, ECDMA_EC_STAT_POST_OVERFLOW) <= 1);
+	T_CHECK(!ecdma_ec_post(calc, &w[MAXI]));
 	end = jiffies + 30 * HZ;
 	while (atomic_read(&done) < MAXI + 1 && time_before(jiffies, end))
 		usleep_range(500, 1000);
-	B_CHECK(atomic_read(&done) == MAXI + 1);
+	T_CHECK(atomic_read(&done) == MAXI + 1);
 	bad += b_still_works(calc);
 	ecdma_ec_dealloc_calc(calc);
 	ktest_result(!bad, "overflow_callback_calc");

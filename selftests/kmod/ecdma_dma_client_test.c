@@ -63,14 +63,6 @@ static struct device *c_dev;
 static void *c_buf[C_BUFS];
 static dma_addr_t c_dma[C_BUFS];
 
-#define C_CHECK(cond) do {						\
-		if (!(cond)) {						\
-			pr_info("# %s:%d: failed: %s\n", __func__,	\
-				__LINE__, #cond);			\
-			bad++;						\
-		}							\
-	} while (0)
-
 /**
  * struct c_cb - what a callback saw
  * @hits: times it ran
@@ -239,10 +231,10 @@ static void test_terminate_queued(void)
 	ck[1] = c_submit(c_prep_pq(pq, psrc, scf, DMA_PREP_CONTINUE | C_FLAGS),
 			 &cb[1]);
 	ck[2] = c_submit(c_prep_irq(), &cb[2]);
-	C_CHECK(ck[0] > 0 && ck[1] > 0 && ck[2] > 0);
-	C_CHECK(!dmaengine_terminate_async(c_chan));
+	T_CHECK(ck[0] > 0 && ck[1] > 0 && ck[2] > 0);
+	T_CHECK(!dmaengine_terminate_async(c_chan));
 	for (i = 0; i < 3; i++)
-		C_CHECK(c_wait(ck[i]));
+		T_CHECK(c_wait(ck[i]));
 	if (bad) {
 		/* synchronize would spin for ever: leave the channel be */
 		c_wedged = true;
@@ -251,10 +243,10 @@ static void test_terminate_queued(void)
 	}
 	dmaengine_synchronize(c_chan);
 	for (i = 0; i < 3; i++)
-		C_CHECK(!cb[i].hits);
+		T_CHECK(!cb[i].hits);
 	for (i = 0; i < 5; i++)
-		C_CHECK(c_same(i, 10 * i));
-	C_CHECK(c_chan_works());
+		T_CHECK(c_same(i, 10 * i));
+	T_CHECK(c_chan_works());
 	ktest_result(!bad, "terminate_with_accumulating_ops_queued");
 }
 
@@ -280,21 +272,21 @@ static void test_failed_ops_complete(void)
 	ck[1] = c_submit(c_prep_pq(pq, psrc, scf, DMA_PREP_CONTINUE | C_FLAGS),
 			 &cb[1]);
 	ck[2] = c_submit(c_prep_irq(), &cb[2]);
-	C_CHECK(ck[0] > 0 && ck[1] > 0 && ck[2] > 0);
+	T_CHECK(ck[0] > 0 && ck[1] > 0 && ck[2] > 0);
 	for (i = 0; i < 3; i++)
-		C_CHECK(c_wait(ck[i]));
+		T_CHECK(c_wait(ck[i]));
 	if (bad) {
 		c_wedged = true;
 		ktest_result(false, "failed_ops_complete_in_order");
 		return;
 	}
 	for (i = 0; i < 3; i++)
-		C_CHECK(c_wait_cb(&cb[i], 1));
-	C_CHECK(cb[0].result != DMA_TRANS_NOERROR);
-	C_CHECK(cb[1].result != DMA_TRANS_NOERROR);
-	C_CHECK(cb[2].result == DMA_TRANS_NOERROR);
-	C_CHECK(c_same(3, 42));
-	C_CHECK(c_chan_works());
+		T_CHECK(c_wait_cb(&cb[i], 1));
+	T_CHECK(cb[0].result != DMA_TRANS_NOERROR);
+	T_CHECK(cb[1].result != DMA_TRANS_NOERROR);
+	T_CHECK(cb[2].result == DMA_TRANS_NOERROR);
+	T_CHECK(c_same(3, 42));
+	T_CHECK(c_chan_works());
 	ktest_result(!bad, "failed_ops_complete_in_order");
 }
 
@@ -329,14 +321,14 @@ static void test_callbacks_outside_client_calls(void)
 	spin_unlock_bh(&c_lock);
 
 	for (i = 0; i < C_NCB; i++) {
-		C_CHECK(ck[i] > 0);
-		C_CHECK(c_wait(ck[i]) && c_wait_cb(&cb[i], 1));
+		T_CHECK(ck[i] > 0);
+		T_CHECK(c_wait(ck[i]) && c_wait_cb(&cb[i], 1));
 		inside += cb[i].inside;
 		misordered += cb[i].seq != i + 1;
-		C_CHECK(cb[i].hits == 1);
+		T_CHECK(cb[i].hits == 1);
 	}
-	C_CHECK(!inside);
-	C_CHECK(!misordered);
+	T_CHECK(!inside);
+	T_CHECK(!misordered);
 	snprintf(diag, sizeof(diag), "%d of %d callbacks inside the client's call, %d out of order",
 		 inside, C_NCB, misordered);
 	ktest_result_diag(!bad, "callbacks_outside_client_calls_in_order", diag);
@@ -482,16 +474,16 @@ static void test_preempted_poster(void)
 	wake_up_process(pp->b);
 	msleep(20);		/* B asleep, waiting for the probe */
 	wake_up_process(pp->a);
-	C_CHECK(wait_for_completion_timeout(&pp->a_done, 10 * HZ));
+	T_CHECK(wait_for_completion_timeout(&pp->a_done, 10 * HZ));
 	/* the probe fires only on a path that posts: wake B in any case */
 	WRITE_ONCE(pp->b_go, true);
 	wake_up_process(pp->b);
-	C_CHECK(wait_for_completion_timeout(&pp->b_done, 10 * HZ));
+	T_CHECK(wait_for_completion_timeout(&pp->b_done, 10 * HZ));
 	unregister_kprobe(&c_pp_probe);
 	irq_work_sync(&pp->wake);
-	C_CHECK(pp->probe_hit && pp->b_ran);
-	C_CHECK(pp->b_ok);
-	C_CHECK(!memcmp(c_buf[7], c_buf[6], C_LEN));
+	T_CHECK(pp->probe_hit && pp->b_ran);
+	T_CHECK(pp->b_ok);
+	T_CHECK(!memcmp(c_buf[7], c_buf[6], C_LEN));
 out_stop:
 	WRITE_ONCE(c_pp, NULL);
 out:
@@ -544,24 +536,24 @@ static void test_non_ram_refused(void)
 	int bad = 0;
 
 	/* the legacy hole at 640 KiB: in the first MiB, struct pages, no RAM */
-	C_CHECK(c_copy_refused(0xa0000, C_LEN));
+	T_CHECK(c_copy_refused(0xa0000, C_LEN));
 	/* a range starting in RAM and running past its end */
 	walk_iomem_res_desc(IORES_DESC_NONE,
 			    IORESOURCE_SYSTEM_RAM | IORESOURCE_BUSY, 0,
 			    SZ_1M - 1, &ram_end, c_ram_end_fn);
-	C_CHECK(ram_end);
+	T_CHECK(ram_end);
 	if (ram_end)
-		C_CHECK(c_copy_refused(ram_end - C_LEN / 2, C_LEN));
+		T_CHECK(c_copy_refused(ram_end - C_LEN / 2, C_LEN));
 	/* MMIO mapped the way a client must map it: the local APIC page */
 	mmio = dma_map_resource(c_dev, 0xfee00000, PAGE_SIZE,
 				DMA_BIDIRECTIONAL, 0);
-	C_CHECK(!dma_mapping_error(c_dev, mmio));
+	T_CHECK(!dma_mapping_error(c_dev, mmio));
 	if (!dma_mapping_error(c_dev, mmio)) {
-		C_CHECK(c_copy_refused(mmio, PAGE_SIZE));
+		T_CHECK(c_copy_refused(mmio, PAGE_SIZE));
 		dma_unmap_resource(c_dev, mmio, PAGE_SIZE, DMA_BIDIRECTIONAL,
 				   0);
 	}
-	C_CHECK(!c_wedged && c_chan_works());
+	T_CHECK(!c_wedged && c_chan_works());
 	ktest_result(!bad, "non_ram_addresses_refused");
 }
 
@@ -584,14 +576,14 @@ static void test_unacked_reused(void)
 	for (n = 0; n < C_UNACKED_MAX && c_unacked_copy(); n++)
 		;
 	pr_info("# %d copies completed unacked before the pool ran out\n", n);
-	C_CHECK(n > 0 && n < C_UNACKED_MAX);
+	T_CHECK(n > 0 && n < C_UNACKED_MAX);
 	/* just completed: still the client's */
-	C_CHECK(!c_unacked_copy());
+	T_CHECK(!c_unacked_copy());
 	msleep(1100);
 	/* unacked for over a second: reused, not held for ever */
-	C_CHECK(c_unacked_copy());
-	C_CHECK(c_unacked_copy());
-	C_CHECK(!c_wedged && c_chan_works());
+	T_CHECK(c_unacked_copy());
+	T_CHECK(c_unacked_copy());
+	T_CHECK(!c_wedged && c_chan_works());
 	ktest_result(!bad, "unacked_reused_after_a_second");
 }
 

@@ -67,14 +67,6 @@ static void t_fill(void *buf, size_t len)
 	prandom_bytes_state(&t_rnd, buf, len);
 }
 
-#define T_CHECK(cond) do {						\
-		if (!(cond)) {						\
-			pr_info("# %s:%d: failed: %s\n", __func__,	\
-				__LINE__, #cond);			\
-			bad++;						\
-		}							\
-	} while (0)
-
 /* ---------------------------------------------------------------------- */
 /* Buffers                                                                */
 /* ---------------------------------------------------------------------- */

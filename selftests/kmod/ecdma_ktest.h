@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the in-kernel test modules in selftests/kmod
- * (ecdma_ec_test, ecdma_badinput_test, ecdma_torture, ecdma_ec_bench):
+ * Helpers shared by the in-kernel test modules in selftests/kmod (the EC
+ * ones, ecdma_dma_client_test, and the RDMA ones with ecdma_rdma_ktest.h):
  *
  * - KTAP results: "ok N name" / "not ok N name" lines, counted, and the
  *   closing "1..N" plan and "P passed, F failed" line that the VM scripts
  *   (selftests/vm/lib.sh) parse;
+ * - T_CHECK(), one check of a test that counts into the test's "bad";
  * - a reference GF(2^8) (polynomial 0x11d) with its own exp/log tables,
  *   not ecdma's, to check ecdma's results against;
  * - filling in scatter/gather entries and block layouts.
@@ -84,6 +85,23 @@ static inline int ktest_abort(const char *name)
 	pr_info("%d passed, %d failed\n", ktest_num - ktest_fail, ktest_fail);
 	return -EINVAL;
 }
+
+/**
+ * T_CHECK() - check a condition of the test that is running
+ * @cond: what must hold
+ *
+ * When @cond is false, prints a diagnostic ("# <function>:<line>: failed:
+ * <cond>") and counts the failure in the caller's local int "bad", which
+ * the test then reports with ktest_result(!bad, name).  Evaluates @cond
+ * once; the test goes on either way.
+ */
+#define T_CHECK(cond) do {						\
+		if (!(cond)) {						\
+			pr_info("# %s:%d: failed: %s\n", __func__,	\
+				__LINE__, #cond);			\
+			bad++;						\
+		}							\
+	} while (0)
 
 /* ---------------------------------------------------------------------- */
 /* Reference arithmetic (own tables, not ecdma's)                         */

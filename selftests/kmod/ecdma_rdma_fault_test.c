@@ -51,14 +51,6 @@ static const struct ecdma_rdma_qp_attr t_qattr = {
 	.timeout = 14,
 };
 
-#define T_CHECK(cond) do {						\
-		if (!(cond)) {						\
-			pr_info("# %s:%d: failed: %s\n", __func__,	\
-				__LINE__, #cond);			\
-			bad++;						\
-		}							\
-	} while (0)
-
 static struct ecdma_ec_calc *t_calc(int k, int m, bool polling)
 {
 	struct ecdma_ec_calc_attr attr = {

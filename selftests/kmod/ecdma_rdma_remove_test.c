@@ -58,14 +58,6 @@ static const struct ecdma_rdma_qp_attr t_qattr = {
 	.timeout = 14,
 };
 
-#define T_CHECK(cond) do {						\
-		if (!(cond)) {						\
-			pr_info("# %s:%d: failed: %s\n", __func__,	\
-				__LINE__, #cond);			\
-			bad++;						\
-		}							\
-	} while (0)
-
 /* The ec-send stream, until the device goes */
 static struct {
 	struct task_struct *task;
