@@ -52,36 +52,12 @@ static struct ecdma_ec_provider *b_prov;
 static struct kr_net b_net;
 static bool b_broken;
 
-static const struct ecdma_rdma_qp_attr b_qattr = {
-	.send_depth = 64,
-	.recv_depth = 64,
-	.retry_cnt = 6,
-	.rnr_retry = 7,
-	.timeout = 14,
-};
-
-static struct ecdma_ec_calc *b_calc(int k, int m)
-{
-	struct ecdma_ec_calc_attr attr = {
-		.k = k,
-		.m = m,
-		.w = 8,
-		.max_inflight = 256,
-		.affinity_hint = -1,
-		.matrix_type = ECDMA_EC_MATRIX_CAUCHY,
-	};
-
-	return ecdma_ec_alloc_calc(b_prov, &attr);
-}
-
+/* Wait; on a timeout every QP is flushed (kr_wait_flush()): stop */
 static bool b_wait(struct kr_wait *w)
 {
-	if (kr_wait(w, B_TIMEOUT))
+	if (kr_wait_flush(&b_net, w, B_TIMEOUT) == KR_DONE)
 		return true;
-	/* flushing every QP completes what waits on them; stop */
 	b_broken = true;
-	kr_net_exit(&b_net);
-	wait_for_completion_timeout(&w->done, B_TIMEOUT);
 	return false;
 }
 
@@ -193,7 +169,7 @@ out:
 
 static int bench_send(int k, int m, u32 bs)
 {
-	struct ecdma_ec_calc *calc = b_calc(k, m);
+	struct ecdma_ec_calc *calc = kr_calc(b_prov, k, m, false);
 	u64 t_es[B_MAXROUNDS], t_hand[B_MAXROUNDS], me, le, he, mh, lh, hh;
 	struct kr_stripe st;
 	char ratio[32];
@@ -271,7 +247,7 @@ static int b_repair_init(struct b_repair *rp, int k, int m, u32 bs, int lost)
 	rp->m = m;
 	rp->bs = bs;
 	rp->lost = lost;
-	rp->calc = b_calc(k, m);
+	rp->calc = kr_calc(b_prov, k, m, false);
 	if (IS_ERR(rp->calc))
 		return -1;
 	for (i = 0; i < k + m; i++) {
@@ -485,7 +461,7 @@ static int __init ecdma_rdma_bench_init(void)
 		return ktest_abort("rdma_device_found");
 	b_prov = ecdma_rdma_dev_provider(rdev);
 	ret = IS_ERR(b_prov) ? PTR_ERR(b_prov) :
-	      kr_net_init(&b_net, rdev, B_NODES, KR_LANES, &b_qattr);
+	      kr_net_init(&b_net, rdev, B_NODES, KR_LANES, &kr_qattr);
 	ktest_result(!ret, "setup");
 	if (ret)
 		goto out;

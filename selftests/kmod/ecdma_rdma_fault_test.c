@@ -43,38 +43,13 @@ static struct ecdma_ec_calc *t_calc42;
 static struct kr_net t_net;
 static bool t_hung;
 
-static const struct ecdma_rdma_qp_attr t_qattr = {
-	.send_depth = 64,
-	.recv_depth = 64,
-	.retry_cnt = 6,
-	.rnr_retry = 7,
-	.timeout = 14,
-};
-
-static struct ecdma_ec_calc *t_calc(int k, int m, bool polling)
-{
-	struct ecdma_ec_calc_attr attr = {
-		.k = k,
-		.m = m,
-		.w = 8,
-		.max_inflight = 256,
-		.affinity_hint = -1,
-		.polling = polling,
-		.matrix_type = ECDMA_EC_MATRIX_CAUCHY,
-	};
-
-	return ecdma_ec_alloc_calc(t_prov, &attr);
-}
-
 static bool t_wait(struct kr_wait *w)
 {
-	if (kr_wait(w, T_TIMEOUT))
-		return true;
-	pr_info("# primitives still in flight after %d s\n", T_TIMEOUT / HZ);
-	kr_net_exit(&t_net);
-	if (!wait_for_completion_timeout(&w->done, T_TIMEOUT))
+	enum kr_wait_end end = kr_wait_flush(&t_net, w, T_TIMEOUT);
+
+	if (end == KR_STUCK)
 		t_hung = true;
-	return false;
+	return end == KR_DONE;
 }
 
 /* Node 0's and the holder's end of block i's lane */
@@ -218,7 +193,7 @@ out:
 /* Block 3 goes over a lane with few RNR retries; its peer never posts. */
 static void test_receiver_never_posts(void)
 {
-	struct ecdma_rdma_qp_attr qa = t_qattr;
+	struct ecdma_rdma_qp_attr qa = kr_qattr;
 	struct ecdma_rdma_qp *qa_end = NULL, *qb_end = NULL;
 	struct ecdma_rdma_ec_send *es = kzalloc(sizeof(*es), GFP_KERNEL);
 	struct kr_stripe st;
@@ -382,10 +357,10 @@ static void t_noop_done(struct ecdma_rdma_op *op)
 
 static void test_bad_input(void)
 {
-	struct ecdma_ec_calc *calc = t_calc(4, 2, false);
-	struct ecdma_ec_calc *pcalc = t_calc(4, 2, true);
-	struct ecdma_ec_calc *big = t_calc(30, 4, false);
-	struct ecdma_rdma_qp_attr qa = t_qattr;
+	struct ecdma_ec_calc *calc = kr_calc(t_prov, 4, 2, false);
+	struct ecdma_ec_calc *pcalc = kr_calc(t_prov, 4, 2, true);
+	struct ecdma_ec_calc *big = kr_calc(t_prov, 30, 4, false);
+	struct ecdma_rdma_qp_attr qa = kr_qattr;
 	struct ecdma_rdma_recv_ec_send *r;
 	struct ecdma_rdma_ec_send *es;
 	struct ecdma_rdma_recv_ec *re;
@@ -468,7 +443,7 @@ static void test_bad_input(void)
 	/* QPs and buffers */
 	qa.timeout = 0;
 	T_CHECK(PTR_ERR(ecdma_rdma_qp_create(t_net.dev, &qa)) == -EINVAL);
-	qa = t_qattr;
+	qa = kr_qattr;
 	qa.send_depth = 0;
 	T_CHECK(PTR_ERR(ecdma_rdma_qp_create(t_net.dev, &qa)) == -EINVAL);
 	T_CHECK(PTR_ERR(ecdma_rdma_buf_alloc(t_net.dev, 0)) == -EINVAL);
@@ -498,14 +473,6 @@ out:
 
 static int __init ecdma_rdma_fault_test_init(void)
 {
-	struct ecdma_ec_calc_attr attr = {
-		.k = 4,
-		.m = 2,
-		.w = 8,
-		.max_inflight = 256,
-		.affinity_hint = -1,
-		.matrix_type = ECDMA_EC_MATRIX_CAUCHY,
-	};
 	struct ecdma_rdma_dev *rdev;
 	int ret;
 
@@ -516,9 +483,9 @@ static int __init ecdma_rdma_fault_test_init(void)
 		return ktest_abort("rdma_device_found");
 	t_prov = ecdma_rdma_dev_provider(rdev);
 	t_calc42 = IS_ERR(t_prov) ? ERR_CAST(t_prov) :
-		   ecdma_ec_alloc_calc(t_prov, &attr);
+		   kr_calc(t_prov, 4, 2, false);
 	ret = IS_ERR(t_calc42) ? PTR_ERR(t_calc42) :
-	      kr_net_init(&t_net, rdev, T_NODES, KR_LANES, &t_qattr);
+	      kr_net_init(&t_net, rdev, T_NODES, KR_LANES, &kr_qattr);
 	ktest_result(!ret, "setup");
 	if (ret)
 		goto out;

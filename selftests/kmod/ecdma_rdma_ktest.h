@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers for the ecdma_rdma test and bench modules: "nodes" on one RDMA
- * device, each pair joined by RC QP pairs ("links", a few lanes each),
- * device buffers filled with random data, waiting for primitives, and a
- * reference decode (its own GF(2^8) inversion, not ecdma's).
+ * device, each pair joined by RC QP pairs ("links", a few lanes each) made
+ * with the one set of QP attributes the modules share, their RS(k,m)
+ * calcs, device buffers filled with random data, waiting for primitives
+ * (and flushing every QP when they hang), and a reference decode (its own
+ * GF(2^8) inversion, not ecdma's).
  *
  * Test code only.  Include after ecdma_ktest.h.
  */
@@ -12,6 +14,7 @@
 
 #include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/prandom.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -23,6 +26,57 @@
 #define KR_LANES	2	/* QP pairs per pair of nodes */
 #define KR_MAXK		16	/* k of kr_decode_coefs() */
 #define KR_MAXB		16	/* k + m of a struct kr_stripe */
+
+/*
+ * What every test module's QPs are made with: deep enough queues for a
+ * stripe's blocks in flight, and retries that ride out a loaded TCG guest.
+ */
+static const struct ecdma_rdma_qp_attr kr_qattr = {
+	.send_depth = 64,
+	.recv_depth = 64,
+	.retry_cnt = 6,
+	.rnr_retry = 7,
+	.timeout = 14,
+};
+
+/**
+ * kr_calc_attr() - the attributes of the modules' RS(k,m) calcs
+ * @k: data blocks
+ * @m: code blocks
+ * @polling: a polling calc instead of one with completion callbacks
+ *
+ * Return: w 8, a Cauchy matrix, 256 requests in flight, no CPU affinity.
+ */
+static inline struct ecdma_ec_calc_attr kr_calc_attr(int k, int m,
+						     bool polling)
+{
+	return (struct ecdma_ec_calc_attr) {
+		.k = k,
+		.m = m,
+		.w = 8,
+		.max_inflight = 256,
+		.affinity_hint = -1,
+		.polling = polling,
+		.matrix_type = ECDMA_EC_MATRIX_CAUCHY,
+	};
+}
+
+/**
+ * kr_calc() - allocate a calc with kr_calc_attr()
+ * @prov: the provider (the RDMA device's)
+ * @k: data blocks
+ * @m: code blocks
+ * @polling: a polling calc
+ *
+ * Return: the calc, or an ERR_PTR.
+ */
+static inline struct ecdma_ec_calc *kr_calc(struct ecdma_ec_provider *prov,
+					    int k, int m, bool polling)
+{
+	struct ecdma_ec_calc_attr attr = kr_calc_attr(k, m, polling);
+
+	return ecdma_ec_alloc_calc(prov, &attr);
+}
 
 /**
  * struct kr_net - nodes and the QPs between them
@@ -186,6 +240,38 @@ static inline bool kr_wait(struct kr_wait *w, unsigned long timeout)
 	if (atomic_dec_and_test(&w->left))
 		complete(&w->done);
 	return wait_for_completion_timeout(&w->done, timeout);
+}
+
+/* How kr_wait_flush() ended */
+enum kr_wait_end {
+	KR_DONE,	/* every primitive completed in time */
+	KR_FLUSHED,	/* they completed once every QP was flushed */
+	KR_STUCK,	/* not even then */
+};
+
+/**
+ * kr_wait_flush() - kr_wait(), and on a timeout flush every QP of @net
+ * @net: the nodes the primitives run on
+ * @w: the wait
+ * @timeout: how long to wait, in jiffies, before flushing and again after
+ *
+ * Destroying the QPs (kr_net_exit()) completes whatever still waits on
+ * them, so that nothing points at the caller's memory any more; the test
+ * cannot go on with @net after that.
+ *
+ * Return: the &enum kr_wait_end.
+ */
+static inline enum kr_wait_end kr_wait_flush(struct kr_net *net,
+					     struct kr_wait *w,
+					     unsigned long timeout)
+{
+	if (kr_wait(w, timeout))
+		return KR_DONE;
+	pr_info("# primitives still in flight after %lu s\n", timeout / HZ);
+	kr_net_exit(net);
+	if (!wait_for_completion_timeout(&w->done, timeout))
+		return KR_STUCK;
+	return KR_FLUSHED;
 }
 
 /* A device buffer of @len random bytes (or an ERR_PTR). */

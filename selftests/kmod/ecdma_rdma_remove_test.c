@@ -50,14 +50,6 @@ static struct ecdma_ec_calc *t_calc;
 static struct ecdma_rdma_qp *t_idle[2];
 static struct ecdma_rdma_qp_addr t_idle_addr[2];
 
-static const struct ecdma_rdma_qp_attr t_qattr = {
-	.send_depth = 64,
-	.recv_depth = 64,
-	.retry_cnt = 6,
-	.rnr_retry = 7,
-	.timeout = 14,
-};
-
 /* The ec-send stream, until the device goes */
 static struct {
 	struct task_struct *task;
@@ -338,7 +330,7 @@ static void test_while_draining(struct ecdma_rdma_dev *rdev,
 		-ENODEV);
 	for (i = 0; i < 2; i++)
 		T_CHECK(T_WIN_KEEP(t_win.qp[i],
-				   ecdma_rdma_qp_create(rdev, &t_qattr)) ==
+				   ecdma_rdma_qp_create(rdev, &kr_qattr)) ==
 			-ENODEV);
 	/* should they exist, connect them: they must not read live later */
 	if (t_win.qp[0] && t_win.qp[1] &&
@@ -460,7 +452,7 @@ static void test_after_removal(struct ecdma_rdma_dev *rdev,
 	T_CHECK(!reg->rkey && !reg->lkey && !reg->dma);
 	buf = ecdma_rdma_buf_alloc(rdev, 4096);
 	T_CHECK(PTR_ERR(buf) == -ENODEV);
-	T_CHECK(PTR_ERR(ecdma_rdma_qp_create(rdev, &t_qattr)) == -ENODEV);
+	T_CHECK(PTR_ERR(ecdma_rdma_qp_create(rdev, &kr_qattr)) == -ENODEV);
 	T_CHECK(ecdma_rdma_buf_reg(q, reg) == -ENODEV);
 	if (es) {
 		es->op.done = kr_op_done;
@@ -500,14 +492,7 @@ static bool test_held_ec_send(void)
 
 static int __init ecdma_rdma_remove_test_init(void)
 {
-	struct ecdma_ec_calc_attr attr = {
-		.k = 4,
-		.m = 2,
-		.w = 8,
-		.max_inflight = 256,
-		.affinity_hint = -1,
-		.matrix_type = ECDMA_EC_MATRIX_CAUCHY,
-	};
+	struct ecdma_ec_calc_attr attr = kr_calc_attr(4, 2, false);
 	struct ecdma_rdma_buf *reg = ERR_PTR(-ENOMEM);
 	struct ecdma_ec_provider *prov;
 	struct ecdma_rdma_dev *rdev;
@@ -530,14 +515,14 @@ static int __init ecdma_rdma_remove_test_init(void)
 	t_calc = IS_ERR(prov) ? ERR_CAST(prov) :
 		 ecdma_ec_alloc_calc(prov, &attr);
 	ret = IS_ERR(t_calc) ? PTR_ERR(t_calc) :
-	      kr_net_init(&t_net, rdev, T_NODES, KR_LANES, &t_qattr);
+	      kr_net_init(&t_net, rdev, T_NODES, KR_LANES, &kr_qattr);
 	if (!ret) {
 		reg = ecdma_rdma_buf_alloc(rdev, 65536);
 		ret = IS_ERR(reg) ? PTR_ERR(reg) :
 		      ecdma_rdma_buf_reg(t_net.q[1][0][0], reg);
 	}
 	for (i = 0; !ret && i < 2; i++) {
-		t_idle[i] = ecdma_rdma_qp_create(rdev, &t_qattr);
+		t_idle[i] = ecdma_rdma_qp_create(rdev, &kr_qattr);
 		ret = IS_ERR(t_idle[i]) ? PTR_ERR(t_idle[i]) :
 		      ecdma_rdma_qp_addr(t_idle[i], &t_idle_addr[i]);
 		if (IS_ERR(t_idle[i]))

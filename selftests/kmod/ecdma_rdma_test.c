@@ -41,39 +41,16 @@ static struct kr_net t_net;
 /* a wait timed out: the QPs are gone, stop testing */
 static bool t_hung;
 
-static const struct ecdma_rdma_qp_attr t_qattr = {
-	.send_depth = 64,
-	.recv_depth = 64,
-	.retry_cnt = 6,
-	.rnr_retry = 7,
-	.timeout = 14,
-};
-
-static struct ecdma_ec_calc *t_calc(int k, int m, bool polling)
-{
-	struct ecdma_ec_calc_attr attr = {
-		.k = k,
-		.m = m,
-		.w = 8,
-		.max_inflight = 256,
-		.affinity_hint = -1,
-		.polling = polling,
-		.matrix_type = ECDMA_EC_MATRIX_CAUCHY,
-	};
-
-	return ecdma_ec_alloc_calc(t_prov, &attr);
-}
-
 /* Wait; on a timeout flush everything so nothing points at us any more. */
 static bool t_wait(struct kr_wait *w)
 {
-	if (kr_wait(w, T_TIMEOUT))
+	enum kr_wait_end end = kr_wait_flush(&t_net, w, T_TIMEOUT);
+
+	if (end == KR_DONE)
 		return true;
-	pr_info("# primitives still in flight after %d s\n", T_TIMEOUT / HZ);
-	/* flushing every QP completes what waits on them; stop testing */
+	/* the QPs are gone: stop testing */
 	t_hung = true;
-	kr_net_exit(&t_net);
-	if (!wait_for_completion_timeout(&w->done, T_TIMEOUT))
+	if (end == KR_STUCK)
 		pr_info("# ... and still after flushing every QP\n");
 	return false;
 }
@@ -149,7 +126,7 @@ static int t_ec_send_one(struct ecdma_ec_calc *calc, u32 bs, u32 writes)
 
 static void test_ec_send(int k, int m, const u32 *sizes, int nsizes)
 {
-	struct ecdma_ec_calc *calc = t_calc(k, m, false);
+	struct ecdma_ec_calc *calc = kr_calc(t_prov, k, m, false);
 	char name[64];
 	int s, bad;
 
@@ -210,7 +187,7 @@ static void t_vsend_comp(struct ecdma_ec_comp *comp)
 
 static void test_encode_send_verbs(void)
 {
-	struct ecdma_ec_calc *calc = t_calc(4, 2, false);
+	struct ecdma_ec_calc *calc = kr_calc(t_prov, 4, 2, false);
 	struct ecdma_ec_stripe ds[4], cs[2];
 	struct ecdma_ec_sge sge[6];
 	struct ib_send_wr swr[6];
@@ -417,7 +394,7 @@ static void t_chain_free(struct ecdma_rdma_recv_ec_send **hop, int n)
 static void test_chain_repair(int k, int m, u32 bs, u32 slices, int lost)
 {
 	struct ecdma_rdma_recv_ec_send *hop[KR_MAXK + 1] = { };
-	struct ecdma_ec_calc *calc = t_calc(k, m, false);
+	struct ecdma_ec_calc *calc = kr_calc(t_prov, k, m, false);
 	u64 rx0, wire0, rx, wire;
 	struct t_repair rp = { };
 	struct kr_wait w;
@@ -461,7 +438,7 @@ out:
 static void test_central_repair(int k, int m, u32 bs, int lost)
 {
 	struct ecdma_rdma_recv_ec_send *tx[KR_MAXK] = { };
-	struct ecdma_ec_calc *calc = t_calc(k, m, false);
+	struct ecdma_ec_calc *calc = kr_calc(t_prov, k, m, false);
 	struct ecdma_rdma_buf *rb[ECDMA_RDMA_MAX_BLOCKS] = { };
 	struct ecdma_rdma_recv_ec *re = NULL;
 	u64 rx0, wire0, rx, wire;
@@ -559,7 +536,7 @@ static int __init ecdma_rdma_test_init(void)
 	ktest_result(true, "rdma_device_found");
 	t_prov = ecdma_rdma_dev_provider(rdev);
 	ret = IS_ERR(t_prov) ? PTR_ERR(t_prov) :
-	      kr_net_init(&t_net, rdev, T_NODES, KR_LANES, &t_qattr);
+	      kr_net_init(&t_net, rdev, T_NODES, KR_LANES, &kr_qattr);
 	ktest_result_diag(!ret, "qp_mesh_connected",
 			  ret ? "could not create or connect the QPs" : NULL);
 	if (ret)
