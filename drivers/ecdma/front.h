@@ -22,6 +22,7 @@
 
 #include <ecdma/ec.h>
 
+#include "ecdma_compat.h"
 #include "policy.h"
 #include "xlate.h"
 
@@ -45,14 +46,6 @@
 #define ECDMA_UNACKED_REUSE_MS	1000
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
-
-/*
- * Kernel version shims (6.1 and 6.12).  <linux/version.h> comparisons,
- * spelled without LINUX_VERSION_CODE to keep checkpatch quiet.
- */
-#define ECDMA_KERNEL_AT_LEAST(maj, min)					\
-	(KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, 0) >= \
-	 KERNEL_VERSION(maj, min, 0))
 
 /* 6.12 routes dma-iommu without dma_map_ops (dev->dma_iommu) */
 static inline bool ecdma_dev_dma_iommu(const struct device *dev)

@@ -29,7 +29,7 @@ static void ecdma_remove(struct platform_device *pdev)
 
 static struct platform_driver ecdma_driver = {
 	.probe = ecdma_probe,
-	.remove_new = ecdma_remove,
+	.ECDMA_PLATFORM_REMOVE = ecdma_remove,
 	.driver = {
 		.name = KBUILD_MODNAME,
 		/*

@@ -137,7 +137,7 @@ static void ecdma_policy_unpark(struct ecdma_policy *p)
  */
 static void ecdma_policy_tick(struct timer_list *t)
 {
-	struct ecdma_front *front = from_timer(front, t, policy.timer);
+	struct ecdma_front *front = ecdma_timer_container_of(front, t, policy.timer);
 	struct ecdma_policy *p = &front->policy;
 	enum ecdma_offload mode = READ_ONCE(p->offload);
 	u64 now = ktime_get_ns() / NSEC_PER_USEC;
@@ -522,7 +522,7 @@ void ecdma_policy_stop(struct ecdma_front *front)
 	if (!p->sample_idle)
 		return;
 	WRITE_ONCE(p->stop, true);
-	del_timer_sync(&p->timer);
+	timer_delete_sync(&p->timer);
 	cancel_delayed_work_sync(&p->ab_work);
 	if (p->md_sectors) {
 		unregister_trace_block_bio_remap(ecdma_policy_remap, p);

@@ -495,8 +495,8 @@ int ecdma_prov_cpu_init(void)
 	int ret;
 
 	ecdma_cpu_algo = ecdma_gf_algo_find(NULL);
-	ecdma_cpu_wq = alloc_workqueue("ecdma_ec",
-				       WQ_MEM_RECLAIM | WQ_CPU_INTENSIVE, 0);
+	ecdma_cpu_wq = alloc_workqueue("ecdma_ec", WQ_MEM_RECLAIM |
+				       WQ_CPU_INTENSIVE | ECDMA_WQ_PERCPU, 0);
 	if (!ecdma_cpu_wq)
 		return -ENOMEM;
 	ecdma_cpu_calibrate(ecdma_cpu_algo);

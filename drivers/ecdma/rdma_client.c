@@ -27,6 +27,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "ecdma_compat.h"
 #include "rdma_priv.h"
 
 static DEFINE_MUTEX(ecdma_rdma_devs_lock); /* guards ecdma_rdma_devs */
@@ -338,4 +339,4 @@ module_exit(ecdma_rdma_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("ecdma developers");
 MODULE_DESCRIPTION("ecdma over RDMA: encode-and-send and in-network EC primitives on RoCE queue pairs");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

@@ -53,8 +53,7 @@ int ecdma_rdma_op_start(struct ecdma_rdma_op *op, struct ecdma_rdma_dev *dev,
 		spin_lock_irqsave(&dev->lock, flags);
 		list_add_tail(&op->node, &dev->ops);
 		spin_unlock_irqrestore(&dev->lock, flags);
-		queue_delayed_work(system_wq, &dev->watchdog,
-				   ECDMA_RDMA_WATCHDOG_TICK);
+		schedule_delayed_work(&dev->watchdog, ECDMA_RDMA_WATCHDOG_TICK);
 	}
 	return 0;
 }
@@ -325,6 +324,5 @@ void ecdma_rdma_watchdog(struct work_struct *work)
 	}
 	mutex_unlock(&dev->mutex);
 	if (again)
-		queue_delayed_work(system_wq, &dev->watchdog,
-				   ECDMA_RDMA_WATCHDOG_TICK);
+		schedule_delayed_work(&dev->watchdog, ECDMA_RDMA_WATCHDOG_TICK);
 }

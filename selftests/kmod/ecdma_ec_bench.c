@@ -385,4 +385,4 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("ecdma developers");
 MODULE_DESCRIPTION("Scaling benchmark of the ecdma EC verbs CPU provider");
 MODULE_INFO(test, "Y");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

@@ -1280,7 +1280,7 @@ struct t_timer {
 
 static void t_timer_fn(struct timer_list *t)
 {
-	struct t_timer *tt = from_timer(tt, t, timer);
+	struct t_timer *tt = ecdma_timer_container_of(tt, t, timer);
 	struct t_async *a = tt->tw[0].a;
 	int i;
 
@@ -1330,8 +1330,8 @@ static void test_softirq_progress(void)
 	tt.timer.expires = jiffies + 1;
 	add_timer_on(&tt.timer, cpu);
 	T_CHECK(t_wait(&a, N));
-	del_timer_sync(&tt.timer);
-	destroy_timer_on_stack(&tt.timer);
+	timer_delete_sync(&tt.timer);
+	ecdma_timer_destroy_on_stack(&tt.timer);
 	T_CHECK(tt.fired);
 	T_CHECK(tt.done_in_softirq == N);
 	T_CHECK(!a.order_bad && !a.twice);
@@ -2013,5 +2013,4 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("ecdma developers");
 MODULE_DESCRIPTION("In-kernel tests of the ecdma EC verbs API");
 MODULE_INFO(test, "Y");
-/* both target kernels stringify the namespace argument themselves */
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

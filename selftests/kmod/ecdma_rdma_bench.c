@@ -493,4 +493,4 @@ module_exit(ecdma_rdma_bench_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("ecdma_rdma benchmark: ec-send against encode-then-send, chain against central repair");
 MODULE_INFO(test, "Y");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

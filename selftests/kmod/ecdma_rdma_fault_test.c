@@ -522,4 +522,4 @@ module_exit(ecdma_rdma_fault_test_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("ecdma_rdma fault tests (QP errors, RNR, timeouts) on a real RDMA device");
 MODULE_INFO(test, "Y");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

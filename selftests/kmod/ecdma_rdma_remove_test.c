@@ -628,4 +628,4 @@ module_exit(ecdma_rdma_remove_test_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("ecdma_rdma: device removal with primitives in flight");
 MODULE_INFO(test, "Y");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

@@ -574,4 +574,4 @@ module_exit(ecdma_rdma_test_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("ecdma_rdma in-kernel tests (ec-send, repair chains) on a real RDMA device");
 MODULE_INFO(test, "Y");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();

@@ -726,4 +726,4 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("ecdma developers");
 MODULE_DESCRIPTION("Torture test of the ecdma EC verbs API");
 MODULE_INFO(test, "Y");
-MODULE_IMPORT_NS(ECDMA);
+ECDMA_MODULE_IMPORT_NS();
