@@ -14,12 +14,12 @@
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
-#include <linux/raid/pq.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include "ec_priv.h"
+#include "ecdma_compat_raid.h"
 #include "prov_cpu.h"
 #include "front.h"
 #include "gf_cal.h"
@@ -195,7 +195,7 @@ static int calibration_show(struct seq_file *m, void *v)
 		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
 	} else {
 		seq_printf(m, "# MB/s of data hot/cold, %d data blocks, gf algo %s, raid6 %s, %d rounds\n",
-			   ECDMA_GF_CAL_DISKS, algo, raid6_call.name,
+			   ECDMA_GF_CAL_DISKS, algo, ecdma_raid6_name(),
 			   cal.rounds);
 		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 			seq_printf(m, "class %s block %u\n",

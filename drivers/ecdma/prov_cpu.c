@@ -3,7 +3,7 @@
  * ecdma EC verbs: the CPU provider ("cpu").
  *
  * Work requests execute on the CPU through ec_exec.c, with lib/raid6
- * (raid6_call) for exact RAID-6 P/Q and xor_blocks() for XOR where they
+ * (ecdma_compat_raid.h) for exact RAID-6 P/Q and its XOR where they
  * fit, and the best GF algo (gf_algo.h) for everything else; which of
  * them, and which stores, prov_cpu_cal.c measures at load.
  *
@@ -43,8 +43,6 @@
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
-#include <linux/raid/pq.h>
-#include <linux/raid/xor.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -55,6 +53,7 @@
 #endif
 
 #include "ec_priv.h"
+#include "ecdma_compat_raid.h"
 #include "prov_cpu.h"
 #include "gf.h"
 #include "gf_algo.h"
@@ -209,20 +208,15 @@ static bool ecdma_cpu_simd_ok(void)
 static bool ecdma_cpu_pq(void *ctx, int nsrc, size_t bytes, void **ptrs,
 			 bool accumulate)
 {
-	if (!accumulate) {
-		raid6_call.gen_syndrome(nsrc + 2, bytes, ptrs);
-		return true;
-	}
-	if (!raid6_call.xor_syndrome)
-		return false;
-	raid6_call.xor_syndrome(nsrc + 2, 0, nsrc - 1, bytes, ptrs);
-	return true;
+	if (!accumulate)
+		return ecdma_raid6_gen(nsrc + 2, bytes, ptrs);
+	return ecdma_raid6_xor(nsrc + 2, 0, nsrc - 1, bytes, ptrs);
 }
 
 static void ecdma_cpu_xor(void *ctx, unsigned int count, size_t bytes,
 			  void *dest, void **srcs)
 {
-	xor_blocks(count, bytes, dest, srcs);
+	ecdma_xor_lib(count, bytes, dest, srcs);
 }
 
 static const struct ecdma_ec_exec_hooks ecdma_cpu_hooks = {
@@ -230,7 +224,7 @@ static const struct ecdma_ec_exec_hooks ecdma_cpu_hooks = {
 	.fpu_end = ecdma_cpu_fpu_end,
 	.pq = ecdma_cpu_pq,
 	.xor = ecdma_cpu_xor,
-	.xor_max = MAX_XOR_BLOCKS,
+	.xor_max = ECDMA_XOR_LIB_MAX,
 };
 
 /* ---------------------------------------------------------------------- */

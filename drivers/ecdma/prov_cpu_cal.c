@@ -16,14 +16,13 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
-#include <linux/raid/pq.h>
-#include <linux/raid/xor.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <asm/cacheflush.h>
 #include <asm/fpu/api.h>
 
 #include "ec_priv.h"
+#include "ecdma_compat_raid.h"
 #include "prov_cpu.h"
 #include "gf_algo.h"
 #include "gf_cal.h"
@@ -85,13 +84,13 @@ static void ecdma_cpu_cal_fpu(bool on)
 /* lib/raid6 and xor_blocks() manage the FPU themselves */
 static void ecdma_cpu_cal_pq(int disks, size_t bytes, void **ptrs)
 {
-	raid6_call.gen_syndrome(disks, bytes, ptrs);
+	ecdma_raid6_gen(disks, bytes, ptrs);
 }
 
 static void ecdma_cpu_cal_xor(unsigned int count, size_t bytes, void *dest,
 			      void **srcs)
 {
-	xor_blocks(count, bytes, dest, srcs);
+	ecdma_xor_lib(count, bytes, dest, srcs);
 }
 
 static void ecdma_cpu_cal_resched(void)
@@ -246,7 +245,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 		.fpu = ecdma_cpu_cal_fpu,
 		.pq_lib = ecdma_cpu_cal_pq,
 		.xor_lib = ecdma_cpu_cal_xor,
-		.xor_max = MAX_XOR_BLOCKS,
+		.xor_max = ECDMA_XOR_LIB_MAX,
 		/* sections of the worker: the executor splits blocks so */
 		.piece = ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET),
 		.max_ns = CAL_MAX_NS,
