@@ -5,6 +5,7 @@
 #   make                 build drivers/ecdma/ecdma.ko (KVER=6.1 | 6.12 | <abi>)
 #   make W=1 C=1         extra warnings + sparse
 #   make checkpatch      checkpatch.pl --strict on every source file
+#   make sign-test       sign the module with a throwaway key and verify it
 #   make check           everything: deps, static checks, unit tests, VM tests
 #   make check-quick     the edit loop: static (6.1), unit, the 6.1 max lane
 #   make soak            long reliability soak (SOAK_MINUTES, default 10)
@@ -42,7 +43,8 @@ endif
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
-	demo static ecdmactl bench soak perf check-quick check-mdadm
+	demo static ecdmactl bench soak perf check-quick check-mdadm \
+	sign-test
 
 all: modules
 
@@ -70,6 +72,10 @@ static:
 
 test-unit:
 	$(MAKE) -C selftests/unit run
+
+# sign ecdma.ko with a throwaway key, check it (secure-boot.rst); host only
+sign-test:
+	tools/testing/sign-test.sh
 
 test-vm:
 	tools/testing/vm-tests.sh

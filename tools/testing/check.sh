@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: install what is missing, then static checks, userspace unit
-# tests (ASan/UBSan) and the VM suites on every pinned kernel.  Every stage
+# tests (ASan/UBSan), the module signing test (host) and the VM suites on
+# every pinned kernel.  Every stage
 # prints KTAP; what failed is repeated at the end, before the last line,
 # "N passed, N failed, N skipped".
 #
@@ -85,6 +86,8 @@ if [ -z "$CHECK_FAIL_FAST" ]; then
 	beside "static checks" tools/testing/static.sh ${quick:+"$first"}
 	[ ! -f selftests/unit/Makefile ] ||
 		beside "userspace unit tests (ASan/UBSan)" make -s -j"$(nproc)" -C selftests/unit run
+	# about 10 s: the first kernel's W=1 tree is the lanes' and static's
+	beside "module signing (host)" tools/testing/sign-test.sh "$first"
 else
 	# first failure first: each stage before the lanes
 	stage "static checks"
@@ -93,6 +96,8 @@ else
 		stage "userspace unit tests (ASan/UBSan)"
 		fail_fast || run_stage make -s -j"$(nproc)" -C selftests/unit run
 	fi
+	stage "module signing (host)"
+	fail_fast || run_stage tools/testing/sign-test.sh "$first"
 fi
 
 stage "VM tests"

@@ -107,7 +107,7 @@ mv "$cache/kernels.resolved.new" "$cache/kernels.resolved"
 pkgs=(qemu-system-x86 busybox-static mdadm fio nvme-cli kmod cpio sparse
       gcc make perl bc flex bison libelf-dev libssl-dev dwarves
       libisal-dev rdma-core ibverbs-utils iproute2 gnuplot-nox
-      python3 xz-utils zstd)
+      python3 xz-utils zstd openssl)
 while read -r tag abi ver; do
 	pkgs+=("linux-headers-$abi=$ver")
 done < <(kernel_lines)
