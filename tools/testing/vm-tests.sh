@@ -5,8 +5,10 @@
 # pinned kernel with -cpu max (AVX2), plus one run with the plain qemu64 CPU
 # so the scalar fallbacks are covered (selftests/vm/qemu64.list, the tests
 # whose results depend on the algo), one boot with swiotlb=force where
-# ecdma must refuse to load, and the whole suite once more on the debug
-# kernel (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
+# ecdma must refuse to load, one with module.sig_enforce=1 where the
+# kernel must refuse the unsigned ecdma (selftests/vm/sig_enforce.sh), and
+# the whole suite once more on the debug kernel
+# (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
 # debugging, fault injection) with preempt=full, ending with a kmemleak
 # scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
 # their own on every pinned kernel with -cpu max.  Every run builds its
@@ -19,8 +21,8 @@
 #
 # Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
-#   6.1:swiotlb, 6.12:fabric or debug:max:preempt=full; default: all of
-#   the above
+#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric or debug:max:preempt=full;
+#   default: all of the above
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,7 +61,7 @@ if [ ${#runs[@]} -eq 0 ]; then
 	for t in "${tags[@]}"; do
 		runs+=("$t:fabric")
 	done
-	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb")
+	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "${tags[0]}:sigenforce")
 fi
 
 # failed_lines: from a run's nested KTAP, each failing test with the eight
@@ -94,7 +96,8 @@ run_one() {
 	# (a run alone, as make check-quick's, has the host to itself: a
 	# thread per vCPU too)
 	tcg=single
-	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] && tcg=multi
+	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] &&
+		[ "$cpu" != sigenforce ] && tcg=multi
 	[ ${#runs[@]} -gt 1 ] || tcg=multi
 	# every run builds its kernel's tree, one build of a tree at a time
 	# (build.sh's lock): the first does the work.  W=1 as static.sh's
@@ -111,6 +114,11 @@ run_one() {
 		# DMA bounce buffers forced: ecdma must refuse to register
 		tools/testing/vm.sh --quiet --kernel "$tag" --tcg $tcg --append swiotlb=force \
 			-- selftests/vm/refuse_swiotlb.sh
+	elif [ "$cpu" = sigenforce ]; then
+		# only signed modules load: Debian's do, the unsigned ecdma
+		# must be refused (a boot of about as long as swiotlb's)
+		tools/testing/vm.sh --quiet --kernel "$tag" --tcg $tcg \
+			--append "module.sig_enforce=1 $append" -- selftests/vm/sig_enforce.sh
 	elif [ "$cpu" = fabric ]; then
 		# NVMe-oF over tcp and Soft-RoCE, -cpu max (about 4 min on a
 		# stock kernel; a stuck script is cut off after 10)
@@ -159,13 +167,14 @@ pending=("${runs[@]}")
 
 # is_light <run>: a run for the extra slot beside the $jobs others, in
 # the time they leave idle: the fabric lanes wait on NVMe's timeouts (one
-# keeps two thirds of a host CPU busy), swiotlb ends at once, and qemu64
-# is short; the debug lane and the max lanes, the long ones, then end
-# together instead of one running on alone
+# keeps two thirds of a host CPU busy), swiotlb and sigenforce end at
+# once, and qemu64 is short; the debug lane and the max lanes, the long
+# ones, then end together instead of one running on alone
 is_light() {
 	[ "$jobs" -ge 2 ] || return 1
 	case "$1" in
 	*:fabric|*:fabric:*|*:swiotlb|*:swiotlb:*|*:qemu64|*:qemu64:*) return 0 ;;
+	*:sigenforce|*:sigenforce:*) return 0 ;;
 	esac
 	return 1
 }
