@@ -120,3 +120,4 @@ module_exit(ecdma_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("ecdma developers");
 MODULE_DESCRIPTION("Erasure-coding offload: EC verbs calc engine and dmaengine XOR/PQ provider");
+MODULE_VERSION(ECDMA_VERSION);

@@ -339,4 +339,5 @@ module_exit(ecdma_rdma_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("ecdma developers");
 MODULE_DESCRIPTION("ecdma over RDMA: encode-and-send and in-network EC primitives on RoCE queue pairs");
+MODULE_VERSION(ECDMA_VERSION);
 ECDMA_MODULE_IMPORT_NS();

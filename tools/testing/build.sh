@@ -36,7 +36,7 @@ mkdir -p "$out"
 exec 9>"$out/.lock"
 flock 9
 # Mirror only the sources; keep objects of the previous build for speed.
-srcs=(Kbuild drivers include)
+srcs=(Kbuild VERSION drivers include)
 [ -d "$top/selftests/kmod" ] && srcs+=(selftests/kmod)
 tar -C "$top" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.mod' --exclude='*.mod.c' --exclude='*.order' \
