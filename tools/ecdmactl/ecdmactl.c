@@ -21,7 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ECDMACTL_VERSION	"1.0"
+/* the Makefile passes the project's (VERSION) */
+#ifndef ECDMACTL_VERSION
+#define ECDMACTL_VERSION	"unknown"
+#endif
 #define ATTR_MAX		4096
 
 enum {
