@@ -18,7 +18,8 @@
 #                        with ecdma (VM; KVER: one kernel, default all)
 #   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER;
 #                        PERF_FABRIC=1: also over NVMe-oF)
-#   make install         install the module for the running kernel
+#   make install         install ecdma and ecdma_rdma for KDIR's kernel
+#                        (/lib/modules/<release>/extra), without DKMS
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(ECDMA_CACHE),$(TOP)/.cache)
@@ -39,6 +40,11 @@ KABI := $(call kabi,6.1)
 KDIR ?= /usr/src/linux-headers-$(KABI)
 endif
 
+# The release KDIR's modules install under: Debian's 6.1 headers say
+# 6.1.192 in kernel.release, utsrelease.h has the ABI (6.1.0-56-amd64).
+KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h)
+
 # Make-time options passed through to kbuild.
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
@@ -56,9 +62,12 @@ clean:
 	$(MAKE) -C selftests/unit clean
 	rm -rf build
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(realpath $(KDIR)/..)))
+# ecdma and ecdma_rdma, not the test modules, under the kernel's release
+install:
+	$(MAKE) -C $(KDIR) M=$(TOP) ECDMA_NO_TESTS=1 modules
+	$(MAKE) -C $(KDIR) M=$(TOP) ECDMA_NO_TESTS=1 KERNELRELEASE=$(KREL) \
+		modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
 
 deps:
 	tools/testing/deps.sh
