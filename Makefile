@@ -20,6 +20,10 @@
 #                        PERF_FABRIC=1: also over NVMe-oF)
 #   make install         install ecdma and ecdma_rdma for KDIR's kernel
 #                        (/lib/modules/<release>/extra), without DKMS
+#   make dkms-install    the same through DKMS (rebuilt for every new kernel)
+#                        plus the softdep loading ecdma before raid456;
+#                        make dkms-remove takes both away
+#   make dkms-src        only write the DKMS source tree (build/dkms/)
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(ECDMA_CACHE),$(TOP)/.cache)
@@ -44,13 +48,16 @@ endif
 # 6.1.192 in kernel.release, utsrelease.h has the ABI (6.1.0-56-amd64).
 KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
 	$(KDIR)/include/generated/utsrelease.h)
+# The project's version (VERSION, its only place) and its DKMS tree
+VERSION := $(shell sed -n '/^[^\#]/{p;q}' $(TOP)/VERSION)
+DKMS_TREE := $(TOP)/build/dkms/ecdma-$(VERSION)
 
 # Make-time options passed through to kbuild.
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
 	demo static ecdmactl bench soak perf check-quick check-mdadm \
-	sign-test
+	sign-test dkms-src dkms-install dkms-remove
 
 all: modules
 
@@ -68,6 +75,24 @@ install:
 	$(MAKE) -C $(KDIR) M=$(TOP) ECDMA_NO_TESTS=1 KERNELRELEASE=$(KREL) \
 		modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
+
+dkms-src:
+	tools/packaging/dkms-src.sh $(DKMS_TREE)
+
+# DKMS from this tree, for systems without a package:
+# the tree goes to /usr/src/ecdma-<version>, is built and installed for
+# KDIR's kernel, and DKMS rebuilds it for each new kernel
+dkms-install: dkms-src
+	dkms add $(DKMS_TREE)
+	dkms install ecdma/$(VERSION) -k $(KREL) --kernelsourcedir $(realpath $(KDIR))
+	install -D -m 0644 tools/packaging/modprobe.conf \
+		/etc/modprobe.d/ecdma.conf
+
+dkms-remove:
+	if [ -n "$$(dkms status ecdma/$(VERSION))" ]; then \
+		dkms remove ecdma/$(VERSION) --all; fi
+	rm -rf /usr/src/ecdma-$(VERSION)
+	rm -f /etc/modprobe.d/ecdma.conf
 
 deps:
 	tools/testing/deps.sh
