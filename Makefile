@@ -24,6 +24,7 @@
 #                        plus the softdep loading ecdma before raid456;
 #                        make dkms-remove takes both away
 #   make dkms-src        only write the DKMS source tree (build/dkms/)
+#   make deb             Debian packages ecdma-dkms and ecdmactl (build/deb/)
 
 TOP := $(CURDIR)
 CACHE ?= $(or $(ECDMA_CACHE),$(TOP)/.cache)
@@ -57,7 +58,7 @@ KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
 	demo static ecdmactl bench soak perf check-quick check-mdadm \
-	sign-test dkms-src dkms-install dkms-remove
+	sign-test dkms-src dkms-install dkms-remove deb
 
 all: modules
 
@@ -79,7 +80,7 @@ install:
 dkms-src:
 	tools/packaging/dkms-src.sh $(DKMS_TREE)
 
-# DKMS from this tree, for systems without a package:
+# DKMS from this tree, for systems without the Debian package (make deb):
 # the tree goes to /usr/src/ecdma-<version>, is built and installed for
 # KDIR's kernel, and DKMS rebuilds it for each new kernel
 dkms-install: dkms-src
@@ -93,6 +94,11 @@ dkms-remove:
 		dkms remove ecdma/$(VERSION) --all; fi
 	rm -rf /usr/src/ecdma-$(VERSION)
 	rm -f /etc/modprobe.d/ecdma.conf
+
+# ecdma-dkms_<version>_all.deb and ecdmactl_<version>_<arch>.deb in
+# build/deb/, lintian-checked (tools/packaging/deb.sh)
+deb:
+	tools/packaging/deb.sh
 
 deps:
 	tools/testing/deps.sh

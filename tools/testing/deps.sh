@@ -107,7 +107,8 @@ mv "$cache/kernels.resolved.new" "$cache/kernels.resolved"
 pkgs=(qemu-system-x86 busybox-static mdadm fio nvme-cli kmod cpio sparse
       gcc make perl bc flex bison libelf-dev libssl-dev dwarves
       libisal-dev rdma-core ibverbs-utils iproute2 gnuplot-nox
-      python3 xz-utils zstd openssl)
+      python3 xz-utils zstd openssl
+      debhelper dh-dkms dkms lintian python3-docutils)
 while read -r tag abi ver; do
 	pkgs+=("linux-headers-$abi=$ver")
 done < <(kernel_lines)
