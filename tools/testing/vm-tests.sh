@@ -12,7 +12,11 @@
 # debugging, fault injection) with preempt=full, ending with a kmemleak
 # scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
 # their own on every pinned kernel with -cpu max.  Every run builds its
-# kernel's modules first (the debug kernel too, once).
+# kernel's modules first (the debug kernel too, once), but the install
+# run: tools/testing/install-lane.sh installs the Debian package on this
+# machine (DKMS builds the modules for every pinned kernel), boots the
+# newest kernel once with DKMS's modules (selftests/vm/install_smoke.sh)
+# and purges the package, checking that nothing is left.
 #
 # A failing run's failing tests (each with the lines before it) and its
 # console excerpt are appended to the --failures FILE (check.sh prints it
@@ -21,7 +25,8 @@
 #
 # Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
-#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric or debug:max:preempt=full;
+#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:install or
+#   debug:max:preempt=full;
 #   default: all of the above
 set -uo pipefail
 
@@ -61,7 +66,7 @@ if [ ${#runs[@]} -eq 0 ]; then
 	for t in "${tags[@]}"; do
 		runs+=("$t:fabric")
 	done
-	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "${tags[0]}:sigenforce")
+	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "${tags[0]}:sigenforce" "$newest:install")
 fi
 
 # failed_lines: from a run's nested KTAP, each failing test with the eight
@@ -97,8 +102,14 @@ run_one() {
 	# thread per vCPU too)
 	tcg=single
 	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] &&
-		[ "$cpu" != sigenforce ] && tcg=multi
+		[ "$cpu" != sigenforce ] && [ "$cpu" != install ] && tcg=multi
 	[ ${#runs[@]} -gt 1 ] || tcg=multi
+	if [ "$cpu" = install ]; then
+		# the package, DKMS's modules and one short boot (no build
+		# tree: the modules are the ones DKMS installed)
+		tools/testing/install-lane.sh --kernel "$tag" --tcg $tcg
+		return
+	fi
 	# every run builds its kernel's tree, one build of a tree at a time
 	# (build.sh's lock): the first does the work.  W=1 as static.sh's
 	# (beside these runs in make check), so that its objects are ours
@@ -168,13 +179,15 @@ pending=("${runs[@]}")
 # is_light <run>: a run for the extra slot beside the $jobs others, in
 # the time they leave idle: the fabric lanes wait on NVMe's timeouts (one
 # keeps two thirds of a host CPU busy), swiotlb and sigenforce end at
-# once, and qemu64 is short; the debug lane and the max lanes, the long
-# ones, then end together instead of one running on alone
+# once, qemu64 is short, and install builds with one job and boots once;
+# the debug lane and the max lanes, the long ones, then end together
+# instead of one running on alone
 is_light() {
 	[ "$jobs" -ge 2 ] || return 1
 	case "$1" in
 	*:fabric|*:fabric:*|*:swiotlb|*:swiotlb:*|*:qemu64|*:qemu64:*) return 0 ;;
 	*:sigenforce|*:sigenforce:*) return 0 ;;
+	*:install|*:install:*) return 0 ;;
 	esac
 	return 1
 }
