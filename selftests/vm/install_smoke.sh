@@ -26,8 +26,10 @@ else
 	ktap_ok "nothing_loaded_yet"
 fi
 
-# raid456 alone: the softdep brings ecdma in before it
-ktap_check raid456_loads modprobe raid456
+# raid456 alone: the softdep brings ecdma in before it.  kmod's
+# modprobe, as on the user's machine (/sbin; the guest's PATH finds
+# busybox's first, which ignores softdep)
+ktap_check raid456_loads /sbin/modprobe raid456
 if grep -q '^ecdma ' /proc/modules; then
 	ktap_ok "softdep_loaded_ecdma"
 else
@@ -81,7 +83,7 @@ brd_teardown
 # modprobe -r takes a module's unused soft dependencies away after it:
 # ecdma goes with raid456, once async_tx let go of its channels
 echo always >"$ECDMA_DEV/offload"
-ktap_check raid456_unloads modprobe -r raid456
+ktap_check raid456_unloads /sbin/modprobe -r raid456
 if grep -q '^ecdma ' /proc/modules; then
 	ktap_check ecdma_unloads modprobe -r ecdma
 else
