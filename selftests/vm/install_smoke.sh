@@ -80,12 +80,22 @@ if md_create raid6 --level=6 --raid-devices=5 --chunk=64 --assume-clean \
 fi
 brd_teardown
 
-# modprobe -r takes a module's unused soft dependencies away after it:
-# ecdma goes with raid456, once async_tx let go of its channels
+# kmod's modprobe -r removes raid456, then tries its soft dependency,
+# which async_tx still holds (a dmaengine client keeps its channels until
+# it unloads: "Module ecdma is in use", exit 1): raid456 must be gone,
+# and ecdma must unload once async_tx's modules are
 echo always >"$ECDMA_DEV/offload"
-ktap_check raid456_unloads /sbin/modprobe -r raid456
+/sbin/modprobe -r raid456 2>/tmp/rm.err
+if grep -q '^raid456 ' /proc/modules; then
+	ktap_fail "raid456_unloads # $(cat /tmp/rm.err)"
+else
+	ktap_ok "raid456_unloads"
+fi
+for m in async_raid6_recov async_pq async_xor async_memcpy async_tx; do
+	! grep -q "^$m " /proc/modules || rmmod "$m"
+done
 if grep -q '^ecdma ' /proc/modules; then
-	ktap_check ecdma_unloads modprobe -r ecdma
+	ktap_check ecdma_unloads /sbin/modprobe -r ecdma
 else
 	ktap_ok "ecdma_unloads # with raid456"
 fi
