@@ -72,13 +72,18 @@ first=$(kernel_tags | head -1)
 # part of the time (--quick's one lane about one CPU, make check's lanes
 # about a sixth of both while they wait on md, fio and the fabric), and
 # the first boots need not wait for the static checks: a lane's module
-# build and static.sh's share the tree (build.sh takes turns, W=1 both)
+# build and static.sh's share the tree (build.sh takes turns, W=1 both).
+# At nice 10: in one session (one autogroup) the lanes and the debug
+# kernel's build, the longest path, come first; nothing here is timed
 besides=()
 beside() {
 	local log title=$1
 	shift
 	log=$(mktemp)
-	run_stage "$@" >"$log" 2>&1 &
+	(
+		renice -n 10 -p "$BASHPID" >/dev/null
+		run_stage "$@"
+	) >"$log" 2>&1 &
 	besides+=("$!:$log:$title")
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Run the guest test suite (selftests/vm/tests.list) in QEMU for every
-# pinned kernel with -cpu max (AVX2), plus one run with the plain qemu64 CPU
+# pinned kernel with -cpu max (AVX2: the newest kernel with md's control
+# runs and full-size data, the others as make check-quick), plus one run with the plain qemu64 CPU
 # so the scalar fallbacks are covered (selftests/vm/qemu64.list, the tests
 # whose results depend on the algo), one boot with swiotlb=force where
 # ecdma must refuse to load, one with module.sig_enforce=1 where the
@@ -25,7 +26,8 @@
 #
 # Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
-#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:install or
+#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:install,
+#   debug:build (the debug kernel, before the runs on it) or
 #   debug:max:preempt=full;
 #   default: all of the above
 set -uo pipefail
@@ -57,11 +59,21 @@ newest=${tags[${#tags[@]} - 1]}
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
 	# the longest first, so that the two slots end together: the debug
-	# kernel (built on a fresh machine), the newest kernel's max lane
-	# (a thread per vCPU), the others' max lanes, then the short ones
-	runs=("debug:max:preempt=full")
-	for ((i = ${#tags[@]} - 1; i >= 0; i--)); do
-		runs+=("${tags[$i]}:max")
+	# kernel (built on a fresh machine), the newest kernel's max lane,
+	# the others' max lanes, then the short ones.  The newest kernel
+	# runs the whole differential md suite (md alone, the control, and
+	# md with ecdma) at full size; the others run what check-quick runs:
+	# every script, md's scenarios with ecdma (MD_MODES=always) and half
+	# the data (VM_SCALE=2).  On a host half as fast as the one the
+	# suite grew on, running every kernel in full took CI past 90 min
+	# The debug kernel's build (cold: ~1500 files under KASAN) is a run
+	# of its own, first: while it builds, only one boot runs beside it
+	# and the light slot waits (see held), so that the build, the
+	# longest path, is not starved by three boots (a cold run here
+	# once spent 49 min on it)
+	runs=("debug:build" "debug:max:preempt=full" "$newest:max")
+	for ((i = ${#tags[@]} - 2; i >= 0; i--)); do
+		runs+=("${tags[$i]}:max:VM_SCALE=2 MD_MODES=always")
 	done
 	for t in "${tags[@]}"; do
 		runs+=("$t:fabric")
@@ -94,21 +106,34 @@ run_one() {
 	cpu=${rest%%:*}
 	append=
 	[ "$rest" = "$cpu" ] || append=${rest#*:}
-	# the newest kernel's max and fabric lanes run a host thread per vCPU,
-	# so that two guest CPUs also run at the same instant somewhere in the
-	# suite; every other boot runs them in turn on one thread (vm.sh
-	# --tcg), about a fifth faster on this shared host
-	# (a run alone, as make check-quick's, has the host to itself: a
-	# thread per vCPU too)
+	# the newest kernel's fabric lane runs a host thread per vCPU, so
+	# that two guest CPUs also run at the same instant somewhere in the
+	# suite (md RAID6 offloaded under nvmet's load); every other boot
+	# runs them in turn on one thread (vm.sh --tcg), which costs the
+	# host about a third less CPU for the same work (a run alone, as
+	# make check-quick's, has the host to itself: a thread per vCPU)
 	tcg=single
-	[ "$tag" = "$newest" ] && [ "$cpu" != qemu64 ] && [ "$cpu" != swiotlb ] &&
-		[ "$cpu" != sigenforce ] && [ "$cpu" != install ] && tcg=multi
+	[ "$tag" = "$newest" ] && [ "$cpu" = fabric ] && tcg=multi
 	[ ${#runs[@]} -gt 1 ] || tcg=multi
+	if [ "$cpu" = build ]; then
+		# the kernel and the modules built, for the runs held for it
+		tools/testing/build.sh "$tag" >/dev/null || {
+			echo "not ok 1 build_$tag"
+			touch "$work/$tag.build-failed"
+			return 1
+		}
+		echo "# $tag kernel and modules built"
+		return
+	fi
 	if [ "$cpu" = install ]; then
 		# the package, DKMS's modules and one short boot (no build
 		# tree: the modules are the ones DKMS installed)
 		tools/testing/install-lane.sh --kernel "$tag" --tcg $tcg
 		return
+	fi
+	if [ -e "$work/$tag.build-failed" ]; then
+		echo "not ok build_$tag # failed in the $tag:build run"
+		return 1
 	fi
 	# every run builds its kernel's tree, one build of a tree at a time
 	# (build.sh's lock): the first does the work.  W=1 as static.sh's
@@ -195,6 +220,18 @@ is_light() {
 	return 1
 }
 
+# held <run>: while a kernel's build run (<tag>:build) runs, that
+# kernel's other runs wait for it, and so do the light ones
+building=
+held() {
+	[ -n "$building" ] || return 1
+	case "$1" in
+	*:build) return 1 ;;
+	"$building":*) return 0 ;;
+	esac
+	is_light "$1"
+}
+
 # finish <pid> <status>: print that run and count it
 finish() {
 	local p=$1 vrc=$2 r=${pid_run[$1]} f=${pid_out[$1]}
@@ -213,6 +250,8 @@ finish() {
 			stop=1
 		fi
 	fi
+	# a failed build: its kernel's runs fail at their own build.sh
+	[ "${r#*:}" != build ] || building=
 	if [ -n "${pid_light[$p]:-}" ]; then
 		light=$((light - 1))
 	else
@@ -225,7 +264,9 @@ finish() {
 start_runs() {
 	local r left=()
 	for r in "${pending[@]}"; do
-		if [ -z "$stop" ] && is_light "$r" && [ $light -lt 1 ]; then
+		if held "$r"; then
+			left+=("$r")
+		elif [ -z "$stop" ] && is_light "$r" && [ $light -lt 1 ]; then
 			start_run "$r" 1
 		elif [ -z "$stop" ] && ! is_light "$r" && [ $running -lt "$jobs" ]; then
 			start_run "$r" ""
@@ -245,6 +286,7 @@ start_run() {
 	pid_out[$p]=$work/run$n.out
 	pid_light[$p]=$2
 	start[$p]=$(date +%s)
+	[ "${1#*:}" != build ] || building=${1%%:*}
 	if [ -n "$2" ]; then
 		light=$((light + 1))
 	else
