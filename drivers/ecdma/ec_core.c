@@ -541,6 +541,35 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_stats);
 /* Posting and completion                                                 */
 /* ---------------------------------------------------------------------- */
 
+/**
+ * ecdma_ec_admit() - take one of @calc's inflight slots for a request
+ * @calc: the calc, its lock held
+ * @ret: the request's validation result (0 when valid)
+ *
+ * The admission of every post (ecdma_ec_post() and ecdma_ec_encode_send()),
+ * so that both count and refuse alike.
+ *
+ * Return: 0 with the slot taken (@calc->inflight counted); @ret when
+ * nonzero (counted as post_rejected); -ESHUTDOWN while the calc is being
+ * deallocated; -EOVERFLOW (counted) when max_inflight are outstanding.
+ */
+int ecdma_ec_admit(struct ecdma_ec_calc *calc, int ret)
+{
+	lockdep_assert_held(&calc->lock);
+	if (unlikely(ret)) {
+		calc->stats[ECDMA_EC_STAT_POST_REJECTED]++;
+		return ret;
+	}
+	if (unlikely(calc->dead))
+		return -ESHUTDOWN;
+	if (unlikely(calc->inflight >= calc->max_inflight)) {
+		calc->stats[ECDMA_EC_STAT_POST_OVERFLOW]++;
+		return -EOVERFLOW;
+	}
+	calc->inflight++;
+	return 0;
+}
+
 /* ecdma_ec_post(), waking the provider's worker only if @may_kick */
 static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
 			   bool may_kick)
@@ -554,17 +583,10 @@ static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
 	/* until the kick: dealloc's synchronize_rcu() waits for it */
 	preempt_disable();
 	spin_lock_irqsave(&calc->lock, flags);
-	if (unlikely(ret)) {
-		calc->stats[ECDMA_EC_STAT_POST_REJECTED]++;
-	} else if (unlikely(calc->dead)) {
-		ret = -ESHUTDOWN;
-	} else if (unlikely(calc->inflight >= calc->max_inflight)) {
-		calc->stats[ECDMA_EC_STAT_POST_OVERFLOW]++;
-		ret = -EOVERFLOW;
-	} else {
+	ret = ecdma_ec_admit(calc, ret);
+	if (likely(!ret)) {
 		wr->status = 0;
 		wr->result = 0;
-		calc->inflight++;
 		list_add_tail(&wr->node, &calc->pending);
 		kick = may_kick && !calc->owned;
 	}

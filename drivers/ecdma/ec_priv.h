@@ -352,6 +352,7 @@ static inline void ecdma_ec_stat_add(struct ecdma_ec_calc *calc,
 }
 
 /* ec_core.c */
+int ecdma_ec_admit(struct ecdma_ec_calc *calc, int ret);
 int ecdma_ec_core_init(void);
 void ecdma_ec_core_exit(void);
 

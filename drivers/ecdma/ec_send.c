@@ -98,16 +98,7 @@ int ecdma_ec_encode_send(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
 	/* as ecdma_ec_post(), but the slot is reserved before sending */
 	preempt_disable();
 	spin_lock_irqsave(&calc->lock, flags);
-	if (unlikely(ret)) {
-		calc->stats[ECDMA_EC_STAT_POST_REJECTED]++;
-	} else if (unlikely(calc->dead)) {
-		ret = -ESHUTDOWN;
-	} else if (unlikely(calc->inflight >= calc->max_inflight)) {
-		calc->stats[ECDMA_EC_STAT_POST_OVERFLOW]++;
-		ret = -EOVERFLOW;
-	} else {
-		calc->inflight++;
-	}
+	ret = ecdma_ec_admit(calc, ret);
 	spin_unlock_irqrestore(&calc->lock, flags);
 	if (ret)
 		goto out;
