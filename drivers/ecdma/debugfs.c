@@ -190,7 +190,7 @@ static int calibration_show(struct seq_file *m, void *v)
 	int c, kind, way, pq;
 	long nt;
 
-	algo = ecdma_prov_cpu_calibration(&cal);
+	algo = ecdma_cpu_calibration(&cal);
 	if (!cal.done) {
 		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
 	} else {
@@ -219,18 +219,18 @@ static int calibration_show(struct seq_file *m, void *v)
 		   cal.reuse_window);
 	for (pq = 1; pq >= 0; pq--) {
 		unsigned int lib;
-		enum ecdma_cpu_path p = ecdma_prov_cpu_path(pq, &lib);
+		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq, &lib);
 
-		ecdma_prov_cpu_path_str(pq, str, sizeof(str));
+		ecdma_cpu_path_str(pq, str, sizeof(str));
 		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",
 			   ecdma_cpu_path_names[p], str);
 	}
-	nt = ecdma_prov_cpu_nt();
+	nt = ecdma_cpu_nt();
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
 		if (nt >= 0)
 			scnprintf(str, sizeof(str), "from %ld bytes", nt);
 		else
-			ecdma_prov_cpu_nt_str(kind, str, sizeof(str));
+			ecdma_cpu_nt_str(kind, str, sizeof(str));
 		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
 			   nt >= 0 ? "nt_threshold" : "auto", str);
 	}

@@ -66,7 +66,7 @@ static int __init ecdma_init(void)
 	ret = ecdma_ec_core_init();
 	if (ret)
 		return ret;
-	ret = ecdma_prov_cpu_init();
+	ret = ecdma_cpu_init();
 	if (ret)
 		goto err_ec_core_exit;
 
@@ -100,7 +100,7 @@ err_unregister_device:
 err_unregister_driver:
 	platform_driver_unregister(&ecdma_driver);
 err_prov_cpu_exit:
-	ecdma_prov_cpu_exit();
+	ecdma_cpu_exit();
 err_ec_core_exit:
 	ecdma_ec_core_exit();
 	return ret;
@@ -110,7 +110,7 @@ static void __exit ecdma_exit(void)
 {
 	platform_device_unregister(ecdma_pdev);
 	platform_driver_unregister(&ecdma_driver);
-	ecdma_prov_cpu_exit();
+	ecdma_cpu_exit();
 	ecdma_ec_core_exit();
 }
 

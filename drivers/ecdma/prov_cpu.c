@@ -68,7 +68,7 @@
 #define CPU_NT_THRESHOLD	((long)ECDMA_GF_NT_MIN_DEFAULT)
 
 /*
- * The four above as sysfs tunables (ecdma_prov_cpu_tunable_set()), read
+ * The four above as sysfs tunables (ecdma_cpu_tunable_set()), read
  * once per section with READ_ONCE(): a change applies from the next one.
  */
 static long ecdma_cpu_tunables[ECDMA_CPU_TUNABLE_NR] = {
@@ -86,26 +86,26 @@ static const long ecdma_cpu_tunable_range[ECDMA_CPU_TUNABLE_NR][2] = {
 };
 
 /**
- * ecdma_prov_cpu_tunable() - read a CPU provider tunable
+ * ecdma_cpu_tunable_get() - read a CPU provider tunable
  * @t: which
  *
  * Return: its value.
  */
-long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t)
+long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t)
 {
 	return READ_ONCE(ecdma_cpu_tunables[t]);
 }
-EXPORT_SYMBOL_GPL(ecdma_prov_cpu_tunable);	/* for the test modules */
+EXPORT_SYMBOL_GPL(ecdma_cpu_tunable_get);	/* for the test modules */
 
 /**
- * ecdma_prov_cpu_tunable_set() - change a CPU provider tunable
+ * ecdma_cpu_tunable_set() - change a CPU provider tunable
  * @t: which
  * @val: new value
  *
  * Context: any; applies from the next execution section.
  * Return: 0, or -EINVAL (nothing changed) when @val is out of range.
  */
-int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
+int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
 {
 	if (val < ecdma_cpu_tunable_range[t][0] ||
 	    val > ecdma_cpu_tunable_range[t][1])
@@ -139,7 +139,7 @@ static const struct ecdma_gf_algo *ecdma_cpu_algo;
 static bool ecdma_cpu_algo_forced;
 
 /**
- * ecdma_prov_cpu_set_algo() - choose the GF algo of calcs created from now
+ * ecdma_cpu_set_algo() - choose the GF algo of calcs created from now
  * @name: a usable algo's name, or "auto" for the best one
  *
  * Existing calcs keep theirs (the dmaengine front rebuilds its calcs).
@@ -147,7 +147,7 @@ static bool ecdma_cpu_algo_forced;
  * Context: process context; callers serialise (sysfs: front->cfg_lock).
  * Return: 0, or -EINVAL when no usable algo is called @name.
  */
-int ecdma_prov_cpu_set_algo(const char *name)
+int ecdma_cpu_set_algo(const char *name)
 {
 	bool forced = strcmp(name, "auto");
 	const struct ecdma_gf_algo *algo;
@@ -163,12 +163,12 @@ int ecdma_prov_cpu_set_algo(const char *name)
 }
 
 /**
- * ecdma_prov_cpu_algo_name() - the GF algo new calcs get
+ * ecdma_cpu_algo_name() - the GF algo new calcs get
  * @forced: set to whether it was chosen by name (else "auto"), or NULL
  *
  * Return: its name.
  */
-const char *ecdma_prov_cpu_algo_name(bool *forced)
+const char *ecdma_cpu_algo_name(bool *forced)
 {
 	if (forced)
 		*forced = READ_ONCE(ecdma_cpu_algo_forced);
@@ -263,7 +263,7 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 	struct ecdma_ec_calc *calc = cc->calc;
 	struct ecdma_ec_xctx *x = cc->x;
 	struct ecdma_ec_wr *wr;
-	int max_ops = ecdma_prov_cpu_tunable(ECDMA_CPU_SECTION_OPS);
+	int max_ops = ecdma_cpu_tunable_get(ECDMA_CPU_SECTION_OPS);
 	LIST_HEAD(done);
 	int n = 0;
 	struct ecdma_ec_exec_policy pol;
@@ -324,7 +324,7 @@ static void ecdma_cpu_work(struct work_struct *work)
 			return;
 		}
 		ecdma_cpu_section(cc,
-				  ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET),
+				  ecdma_cpu_tunable_get(ECDMA_CPU_WORKER_BUDGET),
 				  ECDMA_EC_STAT_WORKER_OPS);
 		more = ecdma_ec_exec_release(calc, cc->cur);
 		preempt_enable();
@@ -353,7 +353,7 @@ static bool ecdma_cpu_progress(struct ecdma_ec_calc *calc)
 	}
 	ecdma_ec_stat_add(calc, ECDMA_EC_STAT_INLINE_CALLS, 1);
 	n = ecdma_cpu_section(cc,
-			      ecdma_prov_cpu_tunable(ECDMA_CPU_INLINE_BUDGET),
+			      ecdma_cpu_tunable_get(ECDMA_CPU_INLINE_BUDGET),
 			      ECDMA_EC_STAT_INLINE_OPS);
 	more = ecdma_ec_exec_release(calc, cc->cur);
 	/* kick before preempt_enable(): dealloc's synchronize_rcu() */
@@ -479,12 +479,12 @@ static struct ecdma_ec_provider ecdma_cpu_provider = {
 };
 
 /**
- * ecdma_prov_cpu_init() - register the CPU provider
+ * ecdma_cpu_init() - register the CPU provider
  *
  * Context: Module init.
  * Return: 0 or a negative errno.
  */
-int ecdma_prov_cpu_init(void)
+int ecdma_cpu_init(void)
 {
 	int ret;
 
@@ -507,11 +507,11 @@ err_destroy_wq:
 }
 
 /**
- * ecdma_prov_cpu_exit() - unregister the CPU provider
+ * ecdma_cpu_exit() - unregister the CPU provider
  *
  * Context: Module exit; every calc of the provider must be gone.
  */
-void ecdma_prov_cpu_exit(void)
+void ecdma_cpu_exit(void)
 {
 	ecdma_ec_provider_unregister(&ecdma_cpu_provider);
 	destroy_workqueue(ecdma_cpu_wq);

@@ -15,8 +15,8 @@
 struct ecdma_ec_exec_policy;
 
 /* prov_cpu.c */
-int ecdma_prov_cpu_init(void);
-void ecdma_prov_cpu_exit(void);
+int ecdma_cpu_init(void);
+void ecdma_cpu_exit(void);
 
 /**
  * enum ecdma_cpu_tunable - CPU provider knobs (sysfs, applied live)
@@ -24,7 +24,7 @@ void ecdma_prov_cpu_exit(void);
  * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
  * @ECDMA_CPU_NT_THRESHOLD: block size from which SIMD kernels use
  *	non-temporal stores, 0 never, once nt_threshold is set to a number
- *	(ecdma_prov_cpu_set_nt()); until then the calibration decides
+ *	(ecdma_cpu_set_nt()); until then the calibration decides
  * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
  * @ECDMA_CPU_TUNABLE_NR: number of tunables
  */
@@ -36,10 +36,10 @@ enum ecdma_cpu_tunable {
 	ECDMA_CPU_TUNABLE_NR,
 };
 
-long ecdma_prov_cpu_tunable(enum ecdma_cpu_tunable t);
-int ecdma_prov_cpu_set_algo(const char *name);
-const char *ecdma_prov_cpu_algo_name(bool *forced);
-int ecdma_prov_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
+long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t);
+int ecdma_cpu_set_algo(const char *name);
+const char *ecdma_cpu_algo_name(bool *forced);
+int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
 
 /**
  * enum ecdma_cpu_path - who computes exact RAID-6 P+Q, or XOR
@@ -62,12 +62,12 @@ struct ecdma_gf_cal;
 extern const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR];
 void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo);
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol);
-int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path);
-enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls);
-int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size);
-int ecdma_prov_cpu_set_nt(long threshold);
-long ecdma_prov_cpu_nt(void);
-int ecdma_prov_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size);
-const char *ecdma_prov_cpu_calibration(struct ecdma_gf_cal *cal);
+int ecdma_cpu_set_path(bool pq, enum ecdma_cpu_path path);
+enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls);
+int ecdma_cpu_path_str(bool pq, char *buf, size_t size);
+int ecdma_cpu_set_nt(long threshold);
+long ecdma_cpu_nt(void);
+int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size);
+const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal);
 
 #endif /* _ECDMA_PROV_CPU_H */

@@ -247,7 +247,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 		.xor_lib = ecdma_cpu_cal_xor,
 		.xor_max = ECDMA_XOR_LIB_MAX,
 		/* sections of the worker: the executor splits blocks so */
-		.piece = ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET),
+		.piece = ecdma_cpu_tunable_get(ECDMA_CPU_WORKER_BUDGET),
 		.max_ns = CAL_MAX_NS,
 		.resched = ecdma_cpu_cal_resched,
 		.llc = ecdma_simd_llc_bytes(),
@@ -298,7 +298,7 @@ void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 	bool fixed = READ_ONCE(ecdma_cpu_nt_fixed);
 	int kind, cls;
 
-	pol->nt_min = fixed ? ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD) : 0;
+	pol->nt_min = fixed ? ecdma_cpu_tunable_get(ECDMA_CPU_NT_THRESHOLD) : 0;
 	pol->fast_pq = READ_ONCE(ecdma_cpu_lib[1]);
 	pol->fast_xor = READ_ONCE(ecdma_cpu_lib[0]);
 	pol->fast_pq_cold = READ_ONCE(ecdma_cpu_lib_cold[1]);
@@ -311,14 +311,14 @@ void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 }
 
 /**
- * ecdma_prov_cpu_set_path() - choose who computes P+Q or XOR
+ * ecdma_cpu_set_path() - choose who computes P+Q or XOR
  * @pq: P+Q (true) or XOR (false)
  * @path: the choice, for every block-size class
  *
  * Context: process context.  Applies from the next execution section.
  * Return: 0, or -EINVAL for an unknown @path.
  */
-int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path)
+int ecdma_cpu_set_path(bool pq, enum ecdma_cpu_path path)
 {
 	if (path < 0 || path >= ECDMA_CPU_PATH_NR)
 		return -EINVAL;
@@ -330,14 +330,14 @@ int ecdma_prov_cpu_set_path(bool pq, enum ecdma_cpu_path path)
 }
 
 /**
- * ecdma_prov_cpu_path() - the choice for P+Q or XOR, and its effect
+ * ecdma_cpu_path_get() - the choice for P+Q or XOR, and its effect
  * @pq: P+Q (true) or XOR (false)
  * @lib_cls: set to the classes the kernel's code runs now (bit per
  *	enum ecdma_gf_cls)
  *
  * Return: the choice (possibly ECDMA_CPU_PATH_AUTO).
  */
-enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls)
+enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls)
 {
 	enum ecdma_cpu_path p;
 
@@ -349,7 +349,7 @@ enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls)
 }
 
 /**
- * ecdma_prov_cpu_path_str() - the classes' paths for humans and sysfs
+ * ecdma_cpu_path_str() - the classes' paths for humans and sysfs
  * @pq: P+Q (true) or XOR (false)
  * @buf: filled in: "lib" or "gf" when every class agrees, else
  *	"4k:gf 64k:gf big:lib"; "gf/lib": gf for outputs in the cache, lib
@@ -358,7 +358,7 @@ enum ecdma_cpu_path ecdma_prov_cpu_path(bool pq, unsigned int *lib_cls)
  *
  * Return: the length written.
  */
-int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size)
+int ecdma_cpu_path_str(bool pq, char *buf, size_t size)
 {
 	unsigned int lib, cold;
 
@@ -370,7 +370,7 @@ int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size)
 }
 
 /**
- * ecdma_prov_cpu_set_nt() - who decides the store kind
+ * ecdma_cpu_set_nt() - who decides the store kind
  * @threshold: blocks of at least this many bytes get NT stores (0:
  *	none), for every kind of operation; -1: the calibration decides
  *	per class ("auto")
@@ -379,14 +379,13 @@ int ecdma_prov_cpu_path_str(bool pq, char *buf, size_t size)
  * Return: 0, or -EINVAL (nothing changed) for a @threshold out of the
  * nt_threshold tunable's range.
  */
-int ecdma_prov_cpu_set_nt(long threshold)
+int ecdma_cpu_set_nt(long threshold)
 {
 	int ret = 0;
 
 	mutex_lock(&ecdma_cpu_cal_lock);
 	if (threshold >= 0)
-		ret = ecdma_prov_cpu_tunable_set(ECDMA_CPU_NT_THRESHOLD,
-						 threshold);
+		ret = ecdma_cpu_tunable_set(ECDMA_CPU_NT_THRESHOLD, threshold);
 	if (!ret)
 		WRITE_ONCE(ecdma_cpu_nt_fixed, threshold >= 0);
 	mutex_unlock(&ecdma_cpu_cal_lock);
@@ -394,19 +393,19 @@ int ecdma_prov_cpu_set_nt(long threshold)
 }
 
 /**
- * ecdma_prov_cpu_nt() - the store kind's decider
+ * ecdma_cpu_nt() - the store kind's decider
  *
  * Return: the fixed threshold, or -1 while the calibration decides.
  */
-long ecdma_prov_cpu_nt(void)
+long ecdma_cpu_nt(void)
 {
 	if (!READ_ONCE(ecdma_cpu_nt_fixed))
 		return -1;
-	return ecdma_prov_cpu_tunable(ECDMA_CPU_NT_THRESHOLD);
+	return ecdma_cpu_tunable_get(ECDMA_CPU_NT_THRESHOLD);
 }
 
 /**
- * ecdma_prov_cpu_nt_str() - the calibrated store kinds for humans
+ * ecdma_cpu_nt_str() - the calibrated store kinds for humans
  * @kind: which kind of operation
  * @buf: filled in: "regular", "nt" or "nt(k>=5)" (NT from 5 inputs on)
  *	when every class agrees, else per class
@@ -415,18 +414,18 @@ long ecdma_prov_cpu_nt(void)
  *
  * Return: the length written.
  */
-int ecdma_prov_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
+int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
 {
 	return ecdma_cpu_nt_kmin_str(buf, size, ecdma_cpu_nt_kmin[kind]);
 }
 
 /**
- * ecdma_prov_cpu_calibration() - the last measurement
+ * ecdma_cpu_calibration() - the last measurement
  * @cal: filled in
  *
  * Return: the GF algo it measured, or NULL before the first one.
  */
-const char *ecdma_prov_cpu_calibration(struct ecdma_gf_cal *cal)
+const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
 {
 	const char *algo;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma_rdma: the life of a primitive (ec_rdma.c has the primitives).
+ * ecdma_rdma: the life of a primitive (rdma_ec.c has the primitives).
  *
  * op->pending counts what is outstanding: one reference for the submitter
  * while it posts, one per posted work request (send, receive, calc) until

@@ -2,7 +2,7 @@
 /*
  * ecdma_rdma internals, shared by rdma_client.c (ib_client, devices),
  * rdma_buf.c (buffers and the MR pool), rdma_qp.c (queue pairs and
- * posting), rdma_op.c (a primitive's bookkeeping, timeouts), ec_rdma.c
+ * posting), rdma_op.c (a primitive's bookkeeping, timeouts), rdma_ec.c
  * (the primitives) and rdma_sysfs.c.  Only ecdma_rdma.ko includes it
  * (in ecdma.ko only ec_send.c sees <rdma/...>, for the inline post).
  */

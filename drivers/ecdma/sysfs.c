@@ -512,7 +512,7 @@ static ssize_t algo_show(struct device *dev, struct device_attribute *attr,
 {
 	const struct ecdma_gf_algo *const *a;
 	bool forced;
-	const char *cur = ecdma_prov_cpu_algo_name(&forced);
+	const char *cur = ecdma_cpu_algo_name(&forced);
 	int len;
 
 	len = sysfs_emit(buf, forced ? "auto" : "[auto]");
@@ -534,7 +534,7 @@ static ssize_t algo_store(struct device *dev, struct device_attribute *attr,
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
 	bool forced;
-	const char *old = ecdma_prov_cpu_algo_name(&forced);
+	const char *old = ecdma_cpu_algo_name(&forced);
 	char name[32];
 	unsigned int i;
 	int ret;
@@ -551,13 +551,13 @@ static ssize_t algo_store(struct device *dev, struct device_attribute *attr,
 	}
 	if (!forced)
 		old = "auto";
-	ret = ecdma_prov_cpu_set_algo(name);
+	ret = ecdma_cpu_set_algo(name);
 	for (i = 0; i < front->nr_chans && !ret; i++)
 		ret = ecdma_chan_recalc(&front->chans[i],
 					ecdma_ec_calc_provider(front->chans[i].calc));
 	if (ret) {
 		/* put the old algo back on the channels already rebuilt */
-		ecdma_prov_cpu_set_algo(old);
+		ecdma_cpu_set_algo(old);
 		while (i--)
 			ecdma_chan_recalc(&front->chans[i],
 					  ecdma_ec_calc_provider(front->chans[i].calc));
@@ -571,7 +571,7 @@ static DEVICE_ATTR_RW(algo);
 static ssize_t algo_active_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", ecdma_prov_cpu_algo_name(NULL));
+	return sysfs_emit(buf, "%s\n", ecdma_cpu_algo_name(NULL));
 }
 static DEVICE_ATTR_RO(algo_active);
 
@@ -724,7 +724,7 @@ static ssize_t ecdma_tunable_show(struct device *dev,
 						     struct ecdma_tunable_attr,
 						     attr);
 
-	return sysfs_emit(buf, "%ld\n", ecdma_prov_cpu_tunable(ta->t));
+	return sysfs_emit(buf, "%ld\n", ecdma_cpu_tunable_get(ta->t));
 }
 
 static ssize_t ecdma_tunable_store(struct device *dev,
@@ -740,7 +740,7 @@ static ssize_t ecdma_tunable_store(struct device *dev,
 	ret = kstrtol(buf, 0, &val);
 	if (ret)
 		return ret;
-	return ecdma_prov_cpu_tunable_set(ta->t, val) ?: count;
+	return ecdma_cpu_tunable_set(ta->t, val) ?: count;
 }
 
 #define ECDMA_TUNABLE_ATTR(_name, _t)					\
@@ -761,7 +761,7 @@ ECDMA_TUNABLE_ATTR(section_ops, ECDMA_CPU_SECTION_OPS);
 static ssize_t nt_threshold_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
-	long nt = ecdma_prov_cpu_nt();
+	long nt = ecdma_cpu_nt();
 
 	if (nt < 0)
 		return sysfs_emit(buf, "auto\n");
@@ -776,13 +776,13 @@ static ssize_t nt_threshold_store(struct device *dev,
 	int ret;
 
 	if (sysfs_streq(buf, "auto"))
-		return ecdma_prov_cpu_set_nt(-1) ?: count;
+		return ecdma_cpu_set_nt(-1) ?: count;
 	ret = kstrtol(buf, 0, &val);
 	if (ret)
 		return ret;
 	if (val < 0)
 		return -EINVAL;
-	return ecdma_prov_cpu_set_nt(val) ?: count;
+	return ecdma_cpu_set_nt(val) ?: count;
 }
 static DEVICE_ATTR_RW(nt_threshold);
 
@@ -796,7 +796,7 @@ static ssize_t ecdma_path_show(char *buf, bool pq)
 	unsigned int lib;
 	int len = 0;
 
-	cur = ecdma_prov_cpu_path(pq, &lib);
+	cur = ecdma_cpu_path_get(pq, &lib);
 	for (p = 0; p < ECDMA_CPU_PATH_NR; p++)
 		len += sysfs_emit_at(buf, len, p == cur ? "%s[%s]" : "%s%s",
 				     p ? " " : "", ecdma_cpu_path_names[p]);
@@ -810,7 +810,7 @@ static ssize_t ecdma_path_store(const char *buf, size_t count, bool pq)
 
 	if (p < 0)
 		return -EINVAL;
-	return ecdma_prov_cpu_set_path(pq, p) ?: count;
+	return ecdma_cpu_set_path(pq, p) ?: count;
 }
 
 /* "lib" or "gf", or per class ("4k:gf 64k:gf big:lib") if they differ */
@@ -818,7 +818,7 @@ static ssize_t ecdma_path_active_show(char *buf, bool pq)
 {
 	char str[64];
 
-	ecdma_prov_cpu_path_str(pq, str, sizeof(str));
+	ecdma_cpu_path_str(pq, str, sizeof(str));
 	return sysfs_emit(buf, "%s\n", str);
 }
 

@@ -1819,8 +1819,8 @@ static void test_big(void)
 {
 	int cpu = cpumask_first(cpu_online_mask);
 	size_t len = 1024 * 1024 + 333;
-	long wb = ecdma_prov_cpu_tunable(ECDMA_CPU_WORKER_BUDGET);
-	long ib = ecdma_prov_cpu_tunable(ECDMA_CPU_INLINE_BUDGET);
+	long wb = ecdma_cpu_tunable_get(ECDMA_CPU_WORKER_BUDGET);
+	long ib = ecdma_cpu_tunable_get(ECDMA_CPU_INLINE_BUDGET);
 	struct ecdma_ec_calc *calc;
 	struct ecdma_ec_mem mem;
 	struct t_buf *b, *ref;
