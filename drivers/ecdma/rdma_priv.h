@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ecdma_rdma internals, shared by rdma_client.c (ib_client, devices),
- * rdma_buf.c (buffers and the MR pool), rdma_qp.c (queue pairs and
- * posting), rdma_op.c (a primitive's bookkeeping, timeouts), rdma_ec.c
- * (the primitives) and rdma_sysfs.c.  Only ecdma_rdma.ko includes it
+ * rdma_dev.c (a device's handle: references, work in flight), rdma_buf.c
+ * (buffers and the MR pool), rdma_qp.c (queue pairs and posting),
+ * rdma_op.c (a primitive's bookkeeping, timeouts), rdma_ec.c (the
+ * primitives) and rdma_sysfs.c.  Only ecdma_rdma.ko includes it
  * (in ecdma.ko only ec_send.c sees <rdma/...>, for the inline post).
  */
 #ifndef _ECDMA_RDMA_PRIV_H
@@ -136,7 +137,7 @@ struct ecdma_rdma_qp {
 	atomic64_t rx_wrs;
 };
 
-/* rdma_client.c */
+/* rdma_dev.c */
 bool ecdma_rdma_begin(struct ecdma_rdma_dev *dev);
 void ecdma_rdma_end(struct ecdma_rdma_dev *dev);
 
