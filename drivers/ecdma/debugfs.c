@@ -4,13 +4,11 @@
  *
  *   /sys/kernel/debug/ecdma/queues       per-channel descriptor lists
  *   /sys/kernel/debug/ecdma/last_errors  the last ECDMA_DBG_ERRORS errors
- *   /sys/kernel/debug/ecdma/calibration  the CPU provider's measurement
- *                                        per block-size class (pq_path,
- *                                        xor_path, nt_threshold auto)
  *
- * The directory exists while the front is registered; other parts of ecdma
- * add files to it through ecdma_debugfs_dir().  Everything in it goes away
- * with ecdma_debugfs_exit() (debugfs_remove_recursive()).
+ * The directory lives as long as the module (created and removed by its
+ * entry, main.c, which hands it to the parts that add files: fault.c's
+ * knobs, prov_cpu_cal.c's calibration); the front's two files as long as
+ * the front is registered.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -19,10 +17,7 @@
 #include <linux/spinlock.h>
 
 #include "ec_priv.h"
-#include "ecdma_compat_raid.h"
-#include "prov_cpu.h"
 #include "front.h"
-#include "gf_cal.h"
 
 #define ECDMA_DBG_ERRORS	16
 
@@ -55,8 +50,10 @@ struct ecdma_debugfs {
 	u64 count;
 };
 
-/* set by ecdma_debugfs_init(), cleared by ecdma_debugfs_exit() */
+/* the module's directory: ecdma_debugfs_create() to ecdma_debugfs_destroy() */
 static struct dentry *ecdma_dbg_root;
+/* the front's files in it, while the front is registered */
+static struct dentry *ecdma_dbg_queues, *ecdma_dbg_errors;
 
 static const char *const ecdma_dbg_op_names[ECDMA_OP_NR + 1] = {
 	[ECDMA_OP_MEMCPY] = "memcpy",
@@ -67,17 +64,6 @@ static const char *const ecdma_dbg_op_names[ECDMA_OP_NR + 1] = {
 	[ECDMA_OP_INTERRUPT] = "interrupt",
 	[ECDMA_OP_NR] = "prep",
 };
-
-/**
- * ecdma_debugfs_dir - the ecdma debugfs directory
- *
- * Return: the directory while the front is registered, else NULL.  Files
- * created in it are removed with it; do not remove them afterwards.
- */
-struct dentry *ecdma_debugfs_dir(void)
-{
-	return ecdma_dbg_root;
-}
 
 /**
  * ecdma_debugfs_error - remember an error for last_errors
@@ -182,101 +168,55 @@ static int queues_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(queues);
 
-static int calibration_show(struct seq_file *m, void *v)
+/**
+ * ecdma_debugfs_create - create /sys/kernel/debug/ecdma
+ *
+ * At module init, before anything adds files to it (the EC core's fault
+ * injection, the CPU provider's calibration, the front's dumps).
+ * Failures are ignored, as debugfs wants: it is only for debugging.
+ *
+ * Return: the directory, for debugfs_create_*() (an ERR_PTR when debugfs
+ * is off: those then create nothing).
+ */
+struct dentry *ecdma_debugfs_create(void)
 {
-	struct ecdma_gf_cal cal;
-	const char *algo;
-	char str[64];
-	int c, kind, way, pq;
-	long nt;
-
-	algo = ecdma_cpu_calibration(&cal);
-	if (!cal.done) {
-		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
-	} else {
-		seq_printf(m, "# MB/s of data hot/cold, %d data blocks, gf algo %s, raid6 %s, %d rounds\n",
-			   ECDMA_GF_CAL_DISKS, algo, ecdma_raid6_name(),
-			   cal.rounds);
-		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-			seq_printf(m, "class %s block %u\n",
-				   ecdma_gf_cls_names[c], cal.block[c]);
-			for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-				seq_printf(m, "%s", ecdma_gf_kind_names[kind]);
-				for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
-					const u32 *v = cal.mbps[c][kind][way];
-
-					seq_printf(m, " %s %u/%u",
-						   ecdma_gf_cal_way_names[way],
-						   v[0], v[1]);
-				}
-				seq_putc(m, '\n');
-			}
-		}
-		seq_printf(m, "nt_write %u\n", cal.nt_wr);
-	}
-	/* outputs written within the window count as cached: no NT */
-	seq_printf(m, "llc %llu\nreuse_window %llu\n", cal.llc,
-		   cal.reuse_window);
-	for (pq = 1; pq >= 0; pq--) {
-		unsigned int lib;
-		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq, &lib);
-
-		ecdma_cpu_path_str(pq, str, sizeof(str));
-		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",
-			   ecdma_cpu_path_names[p], str);
-	}
-	nt = ecdma_cpu_nt();
-	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-		if (nt >= 0)
-			scnprintf(str, sizeof(str), "from %ld bytes", nt);
-		else
-			ecdma_cpu_nt_str(kind, str, sizeof(str));
-		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
-			   nt >= 0 ? "nt_threshold" : "auto", str);
-	}
-	/* as calibrated: NT from this many inputs on, per class (0: never) */
-	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
-		seq_printf(m, "%s_nt_kmin", ecdma_gf_kind_names[kind]);
-		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-			seq_printf(m, " %u", cal.nt_kmin[kind][c]);
-		seq_putc(m, '\n');
-	}
-	return 0;
+	ecdma_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	return ecdma_dbg_root;
 }
-DEFINE_SHOW_ATTRIBUTE(calibration);
 
 /**
- * ecdma_debugfs_init - create /sys/kernel/debug/ecdma
- * @front: the registered front
+ * ecdma_debugfs_destroy - remove the directory and everything in it
  *
- * Failures are ignored, as debugfs wants: it is only for debugging.
+ * Context: module exit, after the front is gone.
+ */
+void ecdma_debugfs_destroy(void)
+{
+	debugfs_remove_recursive(ecdma_dbg_root);
+	ecdma_dbg_root = NULL;
+}
+
+/**
+ * ecdma_debugfs_init - add the front's files (queues, last_errors)
+ * @front: the registered front
  */
 void ecdma_debugfs_init(struct ecdma_front *front)
 {
 	struct ecdma_debugfs *dbg;
 
 	dbg = kzalloc(sizeof(*dbg), GFP_KERNEL);
-	if (!dbg) {
-		/* no directory: the fault knobs are only reset, never on */
-		ecdma_ec_fault_init();
+	if (!dbg)
 		return;
-	}
 	spin_lock_init(&dbg->lock);
 	front->dbg = dbg;
-
-	ecdma_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("queues", 0400, ecdma_dbg_root, front,
-			    &queues_fops);
-	debugfs_create_file("last_errors", 0400, ecdma_dbg_root, front,
-			    &last_errors_fops);
-	debugfs_create_file("calibration", 0400, ecdma_dbg_root, NULL,
-			    &calibration_fops);
-	/* the EC core's fault injection knobs live in the same directory */
-	ecdma_ec_fault_init();
+	ecdma_dbg_queues = debugfs_create_file("queues", 0400, ecdma_dbg_root,
+					       front, &queues_fops);
+	ecdma_dbg_errors = debugfs_create_file("last_errors", 0400,
+					       ecdma_dbg_root, front,
+					       &last_errors_fops);
 }
 
 /**
- * ecdma_debugfs_exit - remove the directory and everything in it
+ * ecdma_debugfs_exit - remove the front's files
  * @front: the front
  *
  * front->dbg stays: completions may record errors until the channels are
@@ -286,6 +226,8 @@ void ecdma_debugfs_init(struct ecdma_front *front)
  */
 void ecdma_debugfs_exit(struct ecdma_front *front)
 {
-	debugfs_remove_recursive(ecdma_dbg_root);
-	ecdma_dbg_root = NULL;
+	debugfs_remove(ecdma_dbg_errors);
+	debugfs_remove(ecdma_dbg_queues);
+	ecdma_dbg_errors = NULL;
+	ecdma_dbg_queues = NULL;
 }

@@ -358,7 +358,8 @@ void ecdma_ec_core_exit(void);
 
 /* fault.c: fault injection (debugfs knobs, off by default) */
 bool ecdma_ec_fault_wr(struct ecdma_ec_wr *wr);
-void ecdma_ec_fault_init(void);
+struct dentry;
+void ecdma_ec_fault_init(struct dentry *dir);
 
 #endif /* __KERNEL__ */
 

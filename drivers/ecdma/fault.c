@@ -21,7 +21,6 @@
 #include <linux/random.h>
 
 #include "ec_priv.h"
-#include "front.h"
 
 #define ECDMA_FAULT_PPM		1000000
 
@@ -64,15 +63,14 @@ bool ecdma_ec_fault_wr(struct ecdma_ec_wr *wr)
 
 /**
  * ecdma_ec_fault_init() - create the fault injection knobs in debugfs
+ * @dir: ecdma's debugfs directory; the files go away with it
  *
- * Injection starts off.  The files go away with the debugfs directory.
+ * Injection starts off.
  *
- * Context: Probe, after ecdma_debugfs_init().
+ * Context: module init.
  */
-void ecdma_ec_fault_init(void)
+void ecdma_ec_fault_init(struct dentry *dir)
 {
-	struct dentry *dir = ecdma_debugfs_dir();
-
 	WRITE_ONCE(ecdma_fault_every_n, 0);
 	WRITE_ONCE(ecdma_fault_rate_ppm, 0);
 	/* no directory (debugfs off or failed): no knobs, never faults */

@@ -416,16 +416,40 @@ void ecdma_chan_drain(struct ecdma_chan *ch);
 void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
 void ecdma_dma_set_ops(struct dma_device *dma);
 
+/**
+ * ecdma_front_set_async_tx - offer the device to async_tx, or stop
+ * @front: the registered front
+ * @on: set DMA_ASYNC_TX, else clear it
+ *
+ * The one writer of DMA_ASYNC_TX after registration: the policy leaving
+ * or re-entering async_tx's channel table, and the caps/ stores; cfg_lock
+ * orders the two.  dmaengine's own DMA_PRIVATE updates of the mask are
+ * atomic bitops, as these are.  It reads the bit when it next rebuilds
+ * its channel tables.
+ *
+ * Context: holds front->cfg_lock.
+ */
+static inline void ecdma_front_set_async_tx(struct ecdma_front *front,
+					    bool on)
+{
+	lockdep_assert_held(&front->cfg_lock);
+	if (on)
+		dma_cap_set(DMA_ASYNC_TX, front->dma.cap_mask);
+	else
+		dma_cap_clear(DMA_ASYNC_TX, front->dma.cap_mask);
+}
+
 /* init.c */
 int ecdma_front_probe(struct platform_device *pdev);
 void ecdma_front_remove(struct platform_device *pdev);
 void ecdma_front_stats_reset(struct ecdma_front *front);
 int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov);
-void ecdma_front_set_async_tx(struct ecdma_front *front, bool on);
+int ecdma_front_close(struct ecdma_front *front);
 int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr);
 
 /* debugfs.c (not ABI) */
-struct dentry *ecdma_debugfs_dir(void);
+struct dentry *ecdma_debugfs_create(void);
+void ecdma_debugfs_destroy(void);
 void ecdma_debugfs_init(struct ecdma_front *front);
 void ecdma_debugfs_exit(struct ecdma_front *front);
 void ecdma_debugfs_error(struct ecdma_front *front, unsigned int chan,

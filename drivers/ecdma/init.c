@@ -159,28 +159,6 @@ int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov)
 	return 0;
 }
 
-/**
- * ecdma_front_set_async_tx - offer the device to async_tx, or stop
- * @front: the registered front
- * @on: set DMA_ASYNC_TX, else clear it
- *
- * The one writer of DMA_ASYNC_TX after registration: the policy leaving
- * or re-entering async_tx's channel table, and the caps/ stores; cfg_lock
- * orders the two.  dmaengine's own DMA_PRIVATE updates of the mask are
- * atomic bitops, as these are.  It reads the bit when it next rebuilds
- * its channel tables.
- *
- * Context: holds front->cfg_lock.
- */
-void ecdma_front_set_async_tx(struct ecdma_front *front, bool on)
-{
-	lockdep_assert_held(&front->cfg_lock);
-	if (on)
-		dma_cap_set(DMA_ASYNC_TX, front->dma.cap_mask);
-	else
-		dma_cap_clear(DMA_ASYNC_TX, front->dma.cap_mask);
-}
-
 /* Also undoes a partial ecdma_chan_init(). */
 static void ecdma_chan_destroy(struct ecdma_front *front, struct ecdma_chan *ch)
 {
@@ -474,20 +452,11 @@ int ecdma_front_probe(struct platform_device *pdev)
 	if (ret)
 		goto err_unregister;
 	platform_set_drvdata(pdev, front);
-	ret = ecdma_sysfs_init(front);
-	if (ret) {
-		dev_err(dev, "cannot create sysfs attributes: %d\n", ret);
-		goto err_clear_drvdata;
-	}
-	ecdma_debugfs_init(front);
-
 	dev_info(dev, "%u channels, max_xor %u, max_pq %d, align %u B, caps: memcpy xor xor_val pq pq_val interrupt\n",
 		 nr, front->dma.max_xor, dma_maxpq(&front->dma, 0),
 		 front->caps.block_align);
 	return 0;
 
-err_clear_drvdata:
-	platform_set_drvdata(pdev, NULL);
 err_unregister:
 	ecdma_front_unregister(front);
 	return ret;
@@ -512,43 +481,26 @@ void ecdma_front_remove(struct platform_device *pdev)
 
 	if (!front)
 		return;
-	ecdma_debugfs_exit(front);
-	ecdma_sysfs_exit(front);
 	platform_set_drvdata(pdev, NULL);
 	ecdma_front_unregister(front);
 }
 
 /**
- * ecdma_front_rechannel - register the front again with @nr channels
- * @pdev: the ecdma platform device
- * @nr: channels, 2..ECDMA_MAX_CHANS
+ * ecdma_front_close - refuse new clients, before ecdma_front_rechannel()
+ * @front: the registered front
  *
- * Only while no client holds a channel; clients trying to take one
- * meanwhile fail (alloc_chan_resources returns -EBUSY) until the new
- * channels are registered.  If the new front does not come up the old
- * channel count is tried again.  Counters and the channels' own settings
- * restart from their defaults; inline_issue, desc_max and offload are
- * kept.
+ * Only while no client holds a channel; clients trying to take one from
+ * here on fail (alloc_chan_resources returns -EBUSY) until the front is
+ * registered again.
  *
- * Context: process context, holding device_lock(&pdev->dev), and not from
- * a sysfs file that the front removes unless its active protection is
- * broken (sysfs_break_active_protection()).
- * Return: 0, -EBUSY (a channel is in use, nothing changed), -ENODEV (no
- * front bound), or the error of the new probe.
+ * Context: process context, holding device_lock() of the front's device.
+ * Return: 0, or -EBUSY (a channel is in use, nothing changed).
  */
-int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
+int ecdma_front_close(struct ecdma_front *front)
 {
-	struct ecdma_front *front = platform_get_drvdata(pdev);
-	enum ecdma_offload offload;
-	unsigned int i, old, desc_max;
-	bool idle, inline_issue;
-	int ret;
+	unsigned int i;
+	bool idle;
 
-	device_lock_assert(&pdev->dev);
-	if (!front)
-		return -ENODEV;
-	if (nr == front->nr_chans)
-		return 0;
 	mutex_lock(&front->cfg_lock);
 	for (i = 0; i < front->nr_chans; i++)
 		if (front->chans[i].active)
@@ -556,8 +508,33 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	idle = i == front->nr_chans;
 	front->closing = idle;
 	mutex_unlock(&front->cfg_lock);
-	if (!idle)
-		return -EBUSY;
+	return idle ? 0 : -EBUSY;
+}
+
+/**
+ * ecdma_front_rechannel - register the front again with @nr channels
+ * @pdev: the ecdma platform device, its front closed (ecdma_front_close())
+ * @nr: channels, 2..ECDMA_MAX_CHANS
+ *
+ * If the new front does not come up the old channel count is tried again.
+ * Counters and the channels' own settings restart from their defaults;
+ * inline_issue, desc_max and offload are kept.  The caller removes the
+ * files that refer to the old front before, and adds the new one's after.
+ *
+ * Context: process context, holding device_lock(&pdev->dev).
+ * Return: 0, -ENODEV (no front bound), or the error of the new probe.
+ */
+int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
+{
+	struct ecdma_front *front = platform_get_drvdata(pdev);
+	enum ecdma_offload offload;
+	unsigned int old, desc_max;
+	bool inline_issue;
+	int ret;
+
+	device_lock_assert(&pdev->dev);
+	if (!front)
+		return -ENODEV;
 
 	/* the front-wide settings survive; counters and per-channel ones do not */
 	old = front->nr_chans;

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma module entry: brings up the EC verbs core, then the providers built
- * into ecdma (each registers itself with the core's registry), then
- * registers the "ecdma" platform driver and the single platform device it
- * binds to.  The dmaengine provider is registered from the driver's probe
- * so that it has a bound struct device (dmaengine and async_tx require
- * dev->driver).
+ * ecdma module entry: creates ecdma's debugfs directory, brings up the EC
+ * verbs core, then the providers built into ecdma (each registers itself
+ * with the core's registry), then registers the "ecdma" platform driver
+ * and the single platform device it binds to.  The dmaengine provider is
+ * registered from the driver's probe so that it has a bound struct device
+ * (dmaengine and async_tx require dev->driver); its sysfs and debugfs
+ * files are added on top of it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 
@@ -19,11 +21,31 @@
 
 static int ecdma_probe(struct platform_device *pdev)
 {
-	return ecdma_front_probe(pdev);
+	struct ecdma_front *front;
+	int ret;
+
+	ret = ecdma_front_probe(pdev);
+	if (ret)
+		return ret;
+	front = platform_get_drvdata(pdev);
+	ret = ecdma_sysfs_init(front);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot create sysfs attributes: %d\n", ret);
+		ecdma_front_remove(pdev);
+		return ret;
+	}
+	ecdma_debugfs_init(front);
+	return 0;
 }
 
 static void ecdma_remove(struct platform_device *pdev)
 {
+	struct ecdma_front *front = platform_get_drvdata(pdev);
+
+	if (front) {
+		ecdma_debugfs_exit(front);
+		ecdma_sysfs_exit(front);
+	}
 	ecdma_front_remove(pdev);
 }
 
@@ -61,14 +83,19 @@ EXPORT_SYMBOL_GPL(ecdma_sysfs_root);
 
 static int __init ecdma_init(void)
 {
+	struct dentry *dbg;
 	int ret;
 
+	/* first: the parts below add their debugging files to it */
+	dbg = ecdma_debugfs_create();
+	ecdma_ec_fault_init(dbg);
 	ret = ecdma_ec_core_init();
 	if (ret)
-		return ret;
+		goto err_debugfs;
 	ret = ecdma_cpu_init();
 	if (ret)
 		goto err_ec_core_exit;
+	ecdma_cpu_debugfs_init(dbg);
 
 	ret = platform_driver_register(&ecdma_driver);
 	if (ret)
@@ -103,6 +130,8 @@ err_prov_cpu_exit:
 	ecdma_cpu_exit();
 err_ec_core_exit:
 	ecdma_ec_core_exit();
+err_debugfs:
+	ecdma_debugfs_destroy();
 	return ret;
 }
 
@@ -110,6 +139,8 @@ static void __exit ecdma_exit(void)
 {
 	platform_device_unregister(ecdma_pdev);
 	platform_driver_unregister(&ecdma_driver);
+	/* the calibration file reads the CPU provider's state */
+	ecdma_debugfs_destroy();
 	ecdma_cpu_exit();
 	ecdma_ec_core_exit();
 }

@@ -58,62 +58,6 @@
 #include "gf.h"
 #include "gf_algo.h"
 
-/* bytes of blocks touched per worker section (~tens of us) */
-#define CPU_WORKER_BUDGET	(128 * 1024L)
-/* ... per ecdma_ec_progress() call: callers may have preemption off */
-#define CPU_INLINE_BUDGET	(64 * 1024L)
-/* requests per section before their completions run */
-#define CPU_SECTION_OPS		64
-/* blocks from this size get non-temporal stores (gf_algo.h) */
-#define CPU_NT_THRESHOLD	((long)ECDMA_GF_NT_MIN_DEFAULT)
-
-/*
- * The four above as sysfs tunables (ecdma_cpu_tunable_set()), read
- * once per section with READ_ONCE(): a change applies from the next one.
- */
-static long ecdma_cpu_tunables[ECDMA_CPU_TUNABLE_NR] = {
-	[ECDMA_CPU_WORKER_BUDGET] = CPU_WORKER_BUDGET,
-	[ECDMA_CPU_INLINE_BUDGET] = CPU_INLINE_BUDGET,
-	[ECDMA_CPU_SECTION_OPS] = CPU_SECTION_OPS,
-	[ECDMA_CPU_NT_THRESHOLD] = CPU_NT_THRESHOLD,
-};
-
-static const long ecdma_cpu_tunable_range[ECDMA_CPU_TUNABLE_NR][2] = {
-	[ECDMA_CPU_WORKER_BUDGET] = { 4096, 16L << 20 },
-	[ECDMA_CPU_INLINE_BUDGET] = { 4096, 16L << 20 },
-	[ECDMA_CPU_SECTION_OPS] = { 1, 4096 },
-	[ECDMA_CPU_NT_THRESHOLD] = { 0, 1L << 30 },
-};
-
-/**
- * ecdma_cpu_tunable_get() - read a CPU provider tunable
- * @t: which
- *
- * Return: its value.
- */
-long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t)
-{
-	return READ_ONCE(ecdma_cpu_tunables[t]);
-}
-EXPORT_SYMBOL_GPL(ecdma_cpu_tunable_get);	/* for the test modules */
-
-/**
- * ecdma_cpu_tunable_set() - change a CPU provider tunable
- * @t: which
- * @val: new value
- *
- * Context: any; applies from the next execution section.
- * Return: 0, or -EINVAL (nothing changed) when @val is out of range.
- */
-int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
-{
-	if (val < ecdma_cpu_tunable_range[t][0] ||
-	    val > ecdma_cpu_tunable_range[t][1])
-		return -EINVAL;
-	WRITE_ONCE(ecdma_cpu_tunables[t], val);
-	return 0;
-}
-
 /* sections per work item run before requeueing */
 #define CPU_WORKER_SECTIONS	16
 

@@ -36,10 +36,8 @@ enum ecdma_cpu_tunable {
 	ECDMA_CPU_TUNABLE_NR,
 };
 
-long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t);
 int ecdma_cpu_set_algo(const char *name);
 const char *ecdma_cpu_algo_name(bool *forced);
-int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
 
 /**
  * enum ecdma_cpu_path - who computes exact RAID-6 P+Q, or XOR
@@ -56,9 +54,11 @@ enum ecdma_cpu_path {
 	ECDMA_CPU_PATH_NR,
 };
 
-struct ecdma_gf_cal;
+struct dentry;
 
-/* prov_cpu_cal.c: fast paths and store kinds, calibrated per class */
+/* prov_cpu_cal.c: tunables; fast paths and store kinds, calibrated per class */
+long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t);
+int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val);
 extern const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR];
 void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo);
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol);
@@ -68,6 +68,10 @@ int ecdma_cpu_path_str(bool pq, char *buf, size_t size);
 int ecdma_cpu_set_nt(long threshold);
 long ecdma_cpu_nt(void);
 int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size);
-const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal);
+void ecdma_cpu_debugfs_init(struct dentry *dir);
+
+/* prov_cpu_sysfs.c: merged into the platform device's directory (sysfs.c) */
+struct attribute_group;
+extern const struct attribute_group ecdma_cpu_sysfs_group;
 
 #endif /* _ECDMA_PROV_CPU_H */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs, CPU provider: who computes exact P+Q and XOR (lib/raid6
- * and xor_blocks(), or the GF algo) and with which stores, per block-size
- * class.
+ * ecdma EC verbs, CPU provider: its settings.  The tunables (budgets of
+ * a section, the NT threshold), and who computes exact P+Q and XOR
+ * (lib/raid6 and xor_blocks(), or the GF algo) and with which stores, per
+ * block-size class, with the measurement behind that choice
+ * (/sys/kernel/debug/ecdma/calibration).
  *
  * At load, and whenever the algo changes, ecdma_gf_calibrate() (gf_cal.c)
  * measures every candidate on this host, cache hot and cold, and chooses
@@ -12,11 +14,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <asm/cacheflush.h>
 #include <asm/fpu/api.h>
@@ -27,6 +31,62 @@
 #include "gf_algo.h"
 #include "gf_cal.h"
 #include "gf_simd.h"
+
+/* bytes of blocks touched per worker section (~tens of us) */
+#define CPU_WORKER_BUDGET	(128 * 1024L)
+/* ... per ecdma_ec_progress() call: callers may have preemption off */
+#define CPU_INLINE_BUDGET	(64 * 1024L)
+/* requests per section before their completions run */
+#define CPU_SECTION_OPS		64
+/* blocks from this size get non-temporal stores (gf_algo.h) */
+#define CPU_NT_THRESHOLD	((long)ECDMA_GF_NT_MIN_DEFAULT)
+
+/*
+ * The four above as sysfs tunables (ecdma_cpu_tunable_set()), read
+ * once per section with READ_ONCE(): a change applies from the next one.
+ */
+static long ecdma_cpu_tunables[ECDMA_CPU_TUNABLE_NR] = {
+	[ECDMA_CPU_WORKER_BUDGET] = CPU_WORKER_BUDGET,
+	[ECDMA_CPU_INLINE_BUDGET] = CPU_INLINE_BUDGET,
+	[ECDMA_CPU_SECTION_OPS] = CPU_SECTION_OPS,
+	[ECDMA_CPU_NT_THRESHOLD] = CPU_NT_THRESHOLD,
+};
+
+static const long ecdma_cpu_tunable_range[ECDMA_CPU_TUNABLE_NR][2] = {
+	[ECDMA_CPU_WORKER_BUDGET] = { 4096, 16L << 20 },
+	[ECDMA_CPU_INLINE_BUDGET] = { 4096, 16L << 20 },
+	[ECDMA_CPU_SECTION_OPS] = { 1, 4096 },
+	[ECDMA_CPU_NT_THRESHOLD] = { 0, 1L << 30 },
+};
+
+/**
+ * ecdma_cpu_tunable_get() - read a CPU provider tunable
+ * @t: which
+ *
+ * Return: its value.
+ */
+long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t)
+{
+	return READ_ONCE(ecdma_cpu_tunables[t]);
+}
+EXPORT_SYMBOL_GPL(ecdma_cpu_tunable_get);	/* for the test modules */
+
+/**
+ * ecdma_cpu_tunable_set() - change a CPU provider tunable
+ * @t: which
+ * @val: new value
+ *
+ * Context: any; applies from the next execution section.
+ * Return: 0, or -EINVAL (nothing changed) when @val is out of range.
+ */
+int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
+{
+	if (val < ecdma_cpu_tunable_range[t][0] ||
+	    val > ecdma_cpu_tunable_range[t][1])
+		return -EINVAL;
+	WRITE_ONCE(ecdma_cpu_tunables[t], val);
+	return 0;
+}
 
 /* one class's word in the strings below ("nt(k>=255)", "lib/gf") */
 #define ECDMA_CPU_WORD	16
@@ -425,7 +485,7 @@ int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
  *
  * Return: the GF algo it measured, or NULL before the first one.
  */
-const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
+static const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
 {
 	const char *algo;
 
@@ -434,4 +494,77 @@ const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
 	algo = ecdma_cpu_cal_algo;
 	mutex_unlock(&ecdma_cpu_cal_lock);
 	return algo;
+}
+
+static int calibration_show(struct seq_file *m, void *v)
+{
+	struct ecdma_gf_cal cal;
+	const char *algo;
+	char str[64];
+	int c, kind, way, pq;
+	long nt;
+
+	algo = ecdma_cpu_calibration(&cal);
+	if (!cal.done) {
+		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
+	} else {
+		seq_printf(m, "# MB/s of data hot/cold, %d data blocks, gf algo %s, raid6 %s, %d rounds\n",
+			   ECDMA_GF_CAL_DISKS, algo, ecdma_raid6_name(),
+			   cal.rounds);
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+			seq_printf(m, "class %s block %u\n",
+				   ecdma_gf_cls_names[c], cal.block[c]);
+			for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+				seq_printf(m, "%s", ecdma_gf_kind_names[kind]);
+				for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
+					const u32 *v = cal.mbps[c][kind][way];
+
+					seq_printf(m, " %s %u/%u",
+						   ecdma_gf_cal_way_names[way],
+						   v[0], v[1]);
+				}
+				seq_putc(m, '\n');
+			}
+		}
+		seq_printf(m, "nt_write %u\n", cal.nt_wr);
+	}
+	/* outputs written within the window count as cached: no NT */
+	seq_printf(m, "llc %llu\nreuse_window %llu\n", cal.llc,
+		   cal.reuse_window);
+	for (pq = 1; pq >= 0; pq--) {
+		unsigned int lib;
+		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq, &lib);
+
+		ecdma_cpu_path_str(pq, str, sizeof(str));
+		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",
+			   ecdma_cpu_path_names[p], str);
+	}
+	nt = ecdma_cpu_nt();
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+		if (nt >= 0)
+			scnprintf(str, sizeof(str), "from %ld bytes", nt);
+		else
+			ecdma_cpu_nt_str(kind, str, sizeof(str));
+		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
+			   nt >= 0 ? "nt_threshold" : "auto", str);
+	}
+	/* as calibrated: NT from this many inputs on, per class (0: never) */
+	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
+		seq_printf(m, "%s_nt_kmin", ecdma_gf_kind_names[kind]);
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+			seq_printf(m, " %u", cal.nt_kmin[kind][c]);
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(calibration);
+
+/**
+ * ecdma_cpu_debugfs_init() - add the calibration file
+ * @dir: ecdma's debugfs directory, removed with it
+ */
+void ecdma_cpu_debugfs_init(struct dentry *dir)
+{
+	debugfs_create_file("calibration", 0400, dir, NULL,
+			    &calibration_fops);
 }

@@ -5,11 +5,7 @@
  *
  *   channels                             channel count (store: idle)
  *   providers                            read only
- *   algo, algo_active                    GF algo (store: idle channels)
- *   inline_issue, worker_budget,         tuning, applied live
- *   desc_max, inline_budget, section_ops, max_src,
- *   nt_threshold, pq_path, xor_path
- *   pq_path_active, xor_path_active      read only
+ *   inline_issue, desc_max, max_src      tuning, applied live
  *   offload, trial_budget                the offload policy, live
  *   offload_state                        read only
  *   caps/{ops,max_xor,max_pq,align}      what the dmaengine device offers
@@ -19,6 +15,9 @@
  *   stats/<counter>, stats/reset         totals over all channels
  *   stats/{faults,fallbacks}             provider failures, recomputed
  *   stats/chan<N>/<counter>              the same for channel N
+ *
+ * The CPU provider's files (algo, its tunables and paths) are its own
+ * group, prov_cpu_sysfs.c, in the same directory.
  *
  * "Idle" stores return -EBUSY while a client (async_tx, dmatest) holds a
  * channel and change nothing; front->cfg_lock keeps clients from taking a
@@ -473,6 +472,40 @@ static ssize_t channels_show(struct device *dev, struct device_attribute *attr,
 }
 
 /*
+ * The front again with @nr channels: once no client holds one, the files
+ * of the old front go (sysfs, debugfs), the front is registered anew and
+ * the new one's files come.
+ */
+static int ecdma_sysfs_rechannel(struct platform_device *pdev,
+				 unsigned int nr)
+{
+	struct ecdma_front *front = platform_get_drvdata(pdev);
+	int ret, err;
+
+	if (!front)
+		return -ENODEV;
+	if (nr == front->nr_chans)
+		return 0;
+	ret = ecdma_front_close(front);
+	if (ret)
+		return ret;
+	ecdma_debugfs_exit(front);
+	ecdma_sysfs_exit(front);
+	ret = ecdma_front_rechannel(pdev, nr);
+	front = platform_get_drvdata(pdev);
+	if (!front)
+		return ret;
+	err = ecdma_sysfs_init(front);
+	if (err) {
+		dev_err(&pdev->dev, "cannot create sysfs attributes: %d; reload ecdma\n",
+			err);
+		return ret ?: err;
+	}
+	ecdma_debugfs_init(front);
+	return ret;
+}
+
+/*
  * Needs idle channels: the dmaengine device is registered again, which
  * removes this very file, so its active protection is broken first.
  */
@@ -492,7 +525,7 @@ static ssize_t channels_store(struct device *dev, struct device_attribute *attr,
 	if (!kn)
 		return -ENODEV;
 	device_lock(dev);
-	ret = ecdma_front_rechannel(to_platform_device(dev), nr);
+	ret = ecdma_sysfs_rechannel(to_platform_device(dev), nr);
 	device_unlock(dev);
 	sysfs_unbreak_active_protection(kn);
 	return ret ?: count;
@@ -505,75 +538,6 @@ static ssize_t providers_show(struct device *dev, struct device_attribute *attr,
 	return ecdma_ec_provider_list(buf);
 }
 static DEVICE_ATTR_RO(providers);
-
-/* "[auto] generic avx2": usable algos, the selected one in brackets */
-static ssize_t algo_show(struct device *dev, struct device_attribute *attr,
-			 char *buf)
-{
-	const struct ecdma_gf_algo *const *a;
-	bool forced;
-	const char *cur = ecdma_cpu_algo_name(&forced);
-	int len;
-
-	len = sysfs_emit(buf, forced ? "auto" : "[auto]");
-	for (a = ecdma_gf_algos; *a; a++) {
-		if ((*a)->usable && !(*a)->usable())
-			continue;
-		if (forced && !strcmp((*a)->name, cur))
-			len += sysfs_emit_at(buf, len, " [%s]", (*a)->name);
-		else
-			len += sysfs_emit_at(buf, len, " %s", (*a)->name);
-	}
-	len += sysfs_emit_at(buf, len, "\n");
-	return len;
-}
-
-/* Needs idle channels: their calcs are rebuilt with the new algo. */
-static ssize_t algo_store(struct device *dev, struct device_attribute *attr,
-			  const char *buf, size_t count)
-{
-	struct ecdma_front *front = dev_get_drvdata(dev);
-	bool forced;
-	const char *old = ecdma_cpu_algo_name(&forced);
-	char name[32];
-	unsigned int i;
-	int ret;
-
-	if (strscpy(name, buf, sizeof(name)) < 0)
-		return -EINVAL;
-	strim(name);
-	if (strcmp(name, "auto") && !ecdma_gf_algo_find(name))
-		return -EINVAL;
-	mutex_lock(&front->cfg_lock);
-	if (ecdma_front_busy(front)) {
-		ret = -EBUSY;
-		goto out_unlock;
-	}
-	if (!forced)
-		old = "auto";
-	ret = ecdma_cpu_set_algo(name);
-	for (i = 0; i < front->nr_chans && !ret; i++)
-		ret = ecdma_chan_recalc(&front->chans[i],
-					ecdma_ec_calc_provider(front->chans[i].calc));
-	if (ret) {
-		/* put the old algo back on the channels already rebuilt */
-		ecdma_cpu_set_algo(old);
-		while (i--)
-			ecdma_chan_recalc(&front->chans[i],
-					  ecdma_ec_calc_provider(front->chans[i].calc));
-	}
-out_unlock:
-	mutex_unlock(&front->cfg_lock);
-	return ret ?: count;
-}
-static DEVICE_ATTR_RW(algo);
-
-static ssize_t algo_active_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%s\n", ecdma_cpu_algo_name(NULL));
-}
-static DEVICE_ATTR_RO(algo_active);
 
 static ssize_t inline_issue_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
@@ -711,158 +675,6 @@ static ssize_t trial_budget_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(trial_budget);
 
-/* CPU provider tunables: live, from the next execution section */
-struct ecdma_tunable_attr {
-	struct device_attribute attr;
-	enum ecdma_cpu_tunable t;
-};
-
-static ssize_t ecdma_tunable_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
-{
-	struct ecdma_tunable_attr *ta = container_of(attr,
-						     struct ecdma_tunable_attr,
-						     attr);
-
-	return sysfs_emit(buf, "%ld\n", ecdma_cpu_tunable_get(ta->t));
-}
-
-static ssize_t ecdma_tunable_store(struct device *dev,
-				   struct device_attribute *attr,
-				   const char *buf, size_t count)
-{
-	struct ecdma_tunable_attr *ta = container_of(attr,
-						     struct ecdma_tunable_attr,
-						     attr);
-	long val;
-	int ret;
-
-	ret = kstrtol(buf, 0, &val);
-	if (ret)
-		return ret;
-	return ecdma_cpu_tunable_set(ta->t, val) ?: count;
-}
-
-#define ECDMA_TUNABLE_ATTR(_name, _t)					\
-static struct ecdma_tunable_attr dev_attr_##_name = {			\
-	.attr = __ATTR(_name, 0644, ecdma_tunable_show,			\
-		       ecdma_tunable_store),				\
-	.t = _t,							\
-}
-
-ECDMA_TUNABLE_ATTR(worker_budget, ECDMA_CPU_WORKER_BUDGET);
-ECDMA_TUNABLE_ATTR(inline_budget, ECDMA_CPU_INLINE_BUDGET);
-ECDMA_TUNABLE_ATTR(section_ops, ECDMA_CPU_SECTION_OPS);
-
-/*
- * nt_threshold: "auto" (the calibration decides per block-size class) or
- * a fixed threshold in bytes, 0 for no NT stores; live.
- */
-static ssize_t nt_threshold_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	long nt = ecdma_cpu_nt();
-
-	if (nt < 0)
-		return sysfs_emit(buf, "auto\n");
-	return sysfs_emit(buf, "%ld\n", nt);
-}
-
-static ssize_t nt_threshold_store(struct device *dev,
-				  struct device_attribute *attr,
-				  const char *buf, size_t count)
-{
-	long val;
-	int ret;
-
-	if (sysfs_streq(buf, "auto"))
-		return ecdma_cpu_set_nt(-1) ?: count;
-	ret = kstrtol(buf, 0, &val);
-	if (ret)
-		return ret;
-	if (val < 0)
-		return -EINVAL;
-	return ecdma_cpu_set_nt(val) ?: count;
-}
-static DEVICE_ATTR_RW(nt_threshold);
-
-/*
- * pq_path / xor_path: who computes exact RAID-6 P+Q / XOR, "[auto] lib
- * gf" with the choice in brackets; live.  *_active: what runs now.
- */
-static ssize_t ecdma_path_show(char *buf, bool pq)
-{
-	enum ecdma_cpu_path cur, p;
-	unsigned int lib;
-	int len = 0;
-
-	cur = ecdma_cpu_path_get(pq, &lib);
-	for (p = 0; p < ECDMA_CPU_PATH_NR; p++)
-		len += sysfs_emit_at(buf, len, p == cur ? "%s[%s]" : "%s%s",
-				     p ? " " : "", ecdma_cpu_path_names[p]);
-	len += sysfs_emit_at(buf, len, "\n");
-	return len;
-}
-
-static ssize_t ecdma_path_store(const char *buf, size_t count, bool pq)
-{
-	int p = sysfs_match_string(ecdma_cpu_path_names, buf);
-
-	if (p < 0)
-		return -EINVAL;
-	return ecdma_cpu_set_path(pq, p) ?: count;
-}
-
-/* "lib" or "gf", or per class ("4k:gf 64k:gf big:lib") if they differ */
-static ssize_t ecdma_path_active_show(char *buf, bool pq)
-{
-	char str[64];
-
-	ecdma_cpu_path_str(pq, str, sizeof(str));
-	return sysfs_emit(buf, "%s\n", str);
-}
-
-static ssize_t pq_path_show(struct device *dev, struct device_attribute *attr,
-			    char *buf)
-{
-	return ecdma_path_show(buf, true);
-}
-
-static ssize_t pq_path_store(struct device *dev, struct device_attribute *attr,
-			     const char *buf, size_t count)
-{
-	return ecdma_path_store(buf, count, true);
-}
-static DEVICE_ATTR_RW(pq_path);
-
-static ssize_t xor_path_show(struct device *dev,
-			     struct device_attribute *attr, char *buf)
-{
-	return ecdma_path_show(buf, false);
-}
-
-static ssize_t xor_path_store(struct device *dev,
-			      struct device_attribute *attr, const char *buf,
-			      size_t count)
-{
-	return ecdma_path_store(buf, count, false);
-}
-static DEVICE_ATTR_RW(xor_path);
-
-static ssize_t pq_path_active_show(struct device *dev,
-				   struct device_attribute *attr, char *buf)
-{
-	return ecdma_path_active_show(buf, true);
-}
-static DEVICE_ATTR_RO(pq_path_active);
-
-static ssize_t xor_path_active_show(struct device *dev,
-				    struct device_attribute *attr, char *buf)
-{
-	return ecdma_path_active_show(buf, false);
-}
-static DEVICE_ATTR_RO(xor_path_active);
-
 static ssize_t max_src_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
@@ -898,21 +710,11 @@ static DEVICE_ATTR_RW(max_src);
 static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_channels.attr,
 	&dev_attr_providers.attr,
-	&dev_attr_algo.attr,
-	&dev_attr_algo_active.attr,
 	&dev_attr_inline_issue.attr,
 	&dev_attr_desc_max.attr,
 	&dev_attr_offload.attr,
 	&dev_attr_offload_state.attr,
 	&dev_attr_trial_budget.attr,
-	&dev_attr_worker_budget.attr.attr,
-	&dev_attr_inline_budget.attr.attr,
-	&dev_attr_section_ops.attr.attr,
-	&dev_attr_nt_threshold.attr,
-	&dev_attr_pq_path.attr,
-	&dev_attr_pq_path_active.attr,
-	&dev_attr_xor_path.attr,
-	&dev_attr_xor_path_active.attr,
 	&dev_attr_max_src.attr,
 	NULL,
 };
@@ -1101,6 +903,7 @@ static const struct attribute_group ecdma_enable_group = {
 
 static const struct attribute_group *ecdma_front_groups[] = {
 	&ecdma_front_group,
+	&ecdma_cpu_sysfs_group,
 	&ecdma_caps_group,
 	NULL,
 };
