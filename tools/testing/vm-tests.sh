@@ -27,8 +27,9 @@
 # Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
 #   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:install,
-#   debug:build (the debug kernel, before the runs on it) or
-#   debug:max:preempt=full;
+#   debug:build (the debug kernel, before the runs on it),
+#   debug:max:preempt=full (the debug lane in one boot) or debug/1:...,
+#   debug/2:... (its two halves);
 #   default: all of the above
 set -uo pipefail
 
@@ -51,6 +52,15 @@ mapfile -t scalar < <(grep -v -E '^#|^$' selftests/vm/qemu64.list | sed 's|^|sel
 mapfile -t debug < <(grep -v -E '^#|^$' selftests/vm/tests.list |
 	grep -v -x -F -f <(grep -v -E '^#|^$' selftests/vm/debug-skip.list | awk '{ print $1 }') |
 	sed 's|^|selftests/vm/|')
+# The debug lane runs in two boots (debug/1, debug/2), each ending with
+# the kmemleak scan, so that after the debug kernel's build its suite
+# takes both host CPUs instead of one: the second starts at
+# policy_trials.sh (2026-11-27 the two halves took 659 and 586 s in one
+# boot; half of the list if it is not there)
+debug_split=$((${#debug[@]} / 2))
+for i in "${!debug[@]}"; do
+	[ "${debug[$i]}" != selftests/vm/policy_trials.sh ] || debug_split=$i
+done
 
 # shellcheck source=tools/testing/kernels.sh
 . tools/testing/kernels.sh
@@ -58,20 +68,19 @@ mapfile -t tags < <(kernel_tags)
 newest=${tags[${#tags[@]} - 1]}
 runs=("$@")
 if [ ${#runs[@]} -eq 0 ]; then
-	# the longest first, so that the two slots end together: the debug
-	# kernel (built on a fresh machine), the newest kernel's max lane,
-	# the others' max lanes, then the short ones.  The newest kernel
-	# runs the whole differential md suite (md alone, the control, and
-	# md with ecdma) at full size; the others run what check-quick runs:
-	# every script, md's scenarios with ecdma (MD_MODES=always) and half
-	# the data (VM_SCALE=2).  On a host half as fast as the one the
-	# suite grew on, running every kernel in full took CI past 90 min
-	# The debug kernel's build (cold: ~1500 files under KASAN) is a run
-	# of its own, first: while it builds, only one boot runs beside it
-	# and the light slot waits (see held), so that the build, the
-	# longest path, is not starved by three boots (a cold run here
-	# once spent 49 min on it)
-	runs=("debug:build" "debug:max:preempt=full" "$newest:max")
+	# The longest path first: the debug kernel's build (cold: ~1500
+	# files under KASAN) is a run of its own, and the debug lane's two
+	# boots wait for it (see held), as the light runs do, so that the
+	# build shares the host with two boots only (a cold run here once
+	# spent 49 min on it beside three); then the newest kernel's max
+	# lane, the others', the short ones.  Every stock kernel runs the
+	# data sized for the paths (VM_SCALE=2); the newest runs the whole
+	# differential md suite (md alone, the control, and md with ecdma),
+	# the others md's scenarios with ecdma (MD_MODES=always), as
+	# check-quick.  On a host half as fast as the one the suite grew on,
+	# every kernel in full took CI past 90 min
+	runs=("debug:build" "debug/1:max:preempt=full" "debug/2:max:preempt=full"
+		"$newest:max:VM_SCALE=2")
 	for ((i = ${#tags[@]} - 2; i >= 0; i--)); do
 		runs+=("${tags[$i]}:max:VM_SCALE=2 MD_MODES=always")
 	done
@@ -100,8 +109,12 @@ failed_lines() {
 # run_one <run> <outfile>: one boot; its nested KTAP into <outfile>, the
 # exit status of vm.sh as ours
 run_one() {
-	local r=$1 tag rest cpu append tmo
+	local r=$1 tag rest cpu append tmo part='' dscripts
 	tag=${r%%:*}
+	# debug/1, debug/2: the debug lane's two boots (below)
+	case "$tag" in
+	debug/1|debug/2) part=${tag#debug/}; tag=debug ;;
+	esac
 	rest=${r#*:}
 	cpu=${rest%%:*}
 	append=
@@ -178,25 +191,33 @@ run_one() {
 		# report the 5-level direct map as a wild access (seen once,
 		# at 0.002 s of a boot on an overloaded host, before any
 		# module): 4-level paging here, as on most hosts
+		case "$part" in
+		1) dscripts=("${debug[@]:0:debug_split}") ;;
+		2) dscripts=("${debug[@]:debug_split}") ;;
+		*) dscripts=("${debug[@]}") ;;
+		esac
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
-			--timeout 4800 --append "VM_SCALE=4 MD_MODES=always no5lvl $append" \
-			-- "${debug[@]}" selftests/vm/kmemleak.sh
+			--timeout 4800 --test-timeout 1200 \
+			--append "VM_SCALE=4 MD_MODES=always no5lvl $append" \
+			-- "${dscripts[@]}" selftests/vm/kmemleak.sh
 	else
-		# about 12 minutes alone, more beside another boot
+		# about 12 minutes alone, more beside other boots (40 on a
+		# slow host beside three); a stuck script is cut off after 20
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
-			--timeout 2700 --append "$append" -- "${tests[@]}"
+			--timeout 4800 --test-timeout 1200 --append "$append" -- "${tests[@]}"
 	fi
 }
 
 rc=0
 
-# Runs go ECDMA_VM_JOBS at a time (default: the number of CPUs, at most
-# 2), plus one light run (below) beside them when that is 2: a lane's
-# guest keeps at most one host CPU busy (vm.sh --tcg single), less while
-# it waits for md, fio or the fabric.  Output is printed a run at a time,
-# as each ends.
-jobs=${ECDMA_VM_JOBS:-$(nproc)}
-[ "$jobs" -le 2 ] || jobs=2
+# Runs go ECDMA_VM_JOBS at a time (default: one more than the CPUs, at
+# most 3), plus one light run (below) beside them when that is 2 or more:
+# a lane's guest keeps at most one host CPU busy (vm.sh --tcg single),
+# less while it waits for md, fio or the fabric; with the debug kernel's
+# build, then its lane's two boots, three slots keep both CPUs busy to
+# the end.  Output is printed a run at a time, as each ends.
+jobs=${ECDMA_VM_JOBS:-$(($(nproc) + 1))}
+[ "$jobs" -le 3 ] || jobs=3
 [ "$jobs" -ge 1 ] || jobs=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -221,14 +242,16 @@ is_light() {
 }
 
 # held <run>: while a kernel's build run (<tag>:build) runs, that
-# kernel's other runs wait for it, and so do the light ones
+# kernel's other runs (<tag>:..., <tag>/N:...) wait for it, and so do
+# the light ones
 building=
 held() {
+	local t=${1%%:*}
 	[ -n "$building" ] || return 1
 	case "$1" in
 	*:build) return 1 ;;
-	"$building":*) return 0 ;;
 	esac
+	[ "${t%%/*}" != "$building" ] || return 0
 	is_light "$1"
 }
 
