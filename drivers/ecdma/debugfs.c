@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma debugfs: dumps for debugging, not ABI (Documentation/admin-guide).
- *
- *   /sys/kernel/debug/ecdma/queues       per-channel descriptor lists
- *   /sys/kernel/debug/ecdma/last_errors  the last ECDMA_DBG_ERRORS errors
- *
- * The directory lives as long as the module (created and removed by its
- * entry, main.c, which hands it to the parts that add files: fault.c's
- * knobs, prov_cpu_cal.c's calibration); the front's two files as long as
- * the front is registered.
+ * ecdma debugfs, not ABI: the registered front's queues and last_errors,
+ * in the module's directory (main.c creates it, others add files to it).
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -37,8 +30,7 @@ struct ecdma_dbg_error {
 
 /**
  * struct ecdma_debugfs - debugfs state of the front
- * @lock: guards @errors, @next and @count; taken with irqsave (errors
- *	are recorded from completions, which may run with IRQs off)
+ * @lock: guards @errors, @next, @count; irqsave: completions record errors
  * @errors: ring of the last errors
  * @next: slot the next error goes to
  * @count: errors recorded since probe
@@ -50,9 +42,8 @@ struct ecdma_debugfs {
 	u64 count;
 };
 
-/* the module's directory: ecdma_debugfs_create() to ecdma_debugfs_destroy() */
+/* the module's directory, and the front's files while it is registered */
 static struct dentry *ecdma_dbg_root;
-/* the front's files in it, while the front is registered */
 static struct dentry *ecdma_dbg_queues, *ecdma_dbg_errors;
 
 static const char *const ecdma_dbg_op_names[ECDMA_OP_NR + 1] = {
@@ -71,7 +62,6 @@ static const char *const ecdma_dbg_op_names[ECDMA_OP_NR + 1] = {
  * @chan: channel index
  * @op: enum ecdma_op_type, or ECDMA_OP_NR
  * @err: negative errno
- *
  * Context: any context.
  */
 void ecdma_debugfs_error(struct ecdma_front *front, unsigned int chan,
@@ -131,7 +121,7 @@ static int queues_show(struct seq_file *m, void *v)
 	unsigned int i;
 
 	seq_puts(m, "# chan dma_chan clients desc free submitted posted completed pending cookie done_cookie cpu calc_inflight\n");
-	/* keeps the calcs (sysfs algo, chan<N>/provider) */
+	/* keeps the calcs alive (sysfs algo, chan<N>/provider) */
 	mutex_lock(&front->cfg_lock);
 	for (i = 0; i < front->nr_chans; i++) {
 		struct ecdma_chan *ch = &front->chans[i];
@@ -169,14 +159,9 @@ static int queues_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(queues);
 
 /**
- * ecdma_debugfs_create - create /sys/kernel/debug/ecdma
- *
- * At module init, before anything adds files to it (the EC core's fault
- * injection, the CPU provider's calibration, the front's dumps).
- * Failures are ignored, as debugfs wants: it is only for debugging.
- *
- * Return: the directory, for debugfs_create_*() (an ERR_PTR when debugfs
- * is off: those then create nothing).
+ * ecdma_debugfs_create - create /sys/kernel/debug/ecdma, at module init
+ * Return: the directory for debugfs_create_*(); failures (ERR_PTR) are
+ * ignored, as debugfs wants: those then create nothing.
  */
 struct dentry *ecdma_debugfs_create(void)
 {
@@ -186,7 +171,6 @@ struct dentry *ecdma_debugfs_create(void)
 
 /**
  * ecdma_debugfs_destroy - remove the directory and everything in it
- *
  * Context: module exit, after the front is gone.
  */
 void ecdma_debugfs_destroy(void)
@@ -217,11 +201,7 @@ void ecdma_debugfs_init(struct ecdma_front *front)
 
 /**
  * ecdma_debugfs_exit - remove the front's files
- * @front: the front
- *
- * front->dbg stays: completions may record errors until the channels are
- * destroyed; ecdma_front_free() frees it.
- *
+ * @front: the front; its dbg stays for completions until ecdma_front_free()
  * Context: process context.
  */
 void ecdma_debugfs_exit(struct ecdma_front *front)

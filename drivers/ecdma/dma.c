@@ -1,38 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma dmaengine provider: MEMCPY, XOR, XOR_VAL, PQ, PQ_VAL and INTERRUPT
- * for async_tx and md-raid456, executed by EC verbs calcs.  This file:
- * submission, execution and completion of descriptors (prep.c makes them,
- * init.c registers the channels).
+ * ecdma dmaengine provider: submission, execution and completion of
+ * descriptors (prep.c makes them, init.c registers the channels).
  *
- * Descriptor life cycle (all lists per channel, under ch->lock):
+ * Descriptor life cycle (per-channel lists, under ch->lock):
  *
  *   free --prep--> (client) --tx_submit--> submitted --issue_pending-->
  *   posted --WR ->done--> [callbacks --tasklet-->] completed --ack--> free
  *
- * with a detour through callbacks (completed, callback not delivered yet)
- * for descriptors that carry a callback.  A descriptor acked before it
- * completes goes straight back to free.  Cookies are assigned in
- * tx_submit and WRs are posted in cookie order to the channel's calc,
- * which runs and completes them in that order, so cookies complete in
- * order.  Posting moves the whole of submitted to the calc under the
- * channel lock: no task can be preempted with half of it posted.
- *
- * Execution and callbacks.  tx_status (and issue_pending, with
- * inline_issue or after a prep found the pool empty) runs pending work
- * inline (ecdma_ec_progress()), so a caller spinning with preemption off
- * never waits for a worker that cannot run.  Client callbacks never run
- * inside the client's own call, though: a client may hold its lock across
- * issue_pending and take it in the callback.  A WR completing inside such
- * a call completes its cookie and unmaps, and leaves the callback to the
- * channel's tasklet; one completing in the provider's worker delivers it
- * through the same tasklet at once (local_bh_enable()), so callbacks keep
- * cookie order whoever ran the work.
- *
- * Addresses: async_tx maps pages for our device with the DMA API and hands
- * us dma_addr_t.  The CPU provider needs kernel virtual addresses, which
- * dma_addr.c recovers for direct, untranslated, unbounced mappings (which
- * probe verifies) of RAM in the direct map (which it checks per block).
+ * Cookies are assigned at tx_submit and WRs posted in cookie order to the
+ * channel's calc, which completes them in order.  tx_status (and
+ * issue_pending) run pending work inline, so a caller spinning with
+ * preemption off never waits for a worker that cannot run.  Callbacks
+ * always go through the channel's tasklet, never inside the client's own
+ * call (it may hold a lock the callback takes): they keep cookie order.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -49,11 +30,9 @@ static void ecdma_chan_post(struct ecdma_chan *ch);
 static void ecdma_chan_progress(struct ecdma_chan *ch);
 
 /*
- * Nesting depth of the client calls (issue_pending, tx_status, drain) that
- * execute work inline on this CPU.  A WR completing while it is non-zero
- * completes inside a client's call and must leave its callback to the
- * tasklet.  Read and written with preemption disabled (inline execution
- * never migrates).
+ * Nesting of client calls executing work inline on this CPU: a WR that
+ * completes while it is non-zero leaves its callback to the tasklet.
+ * Used with preemption disabled.
  */
 static DEFINE_PER_CPU(unsigned int, ecdma_inline_depth);
 
@@ -72,12 +51,9 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending + 1);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	/*
-	 * Spreading (policy.c): start it now on the idlest CPU's worker, so
-	 * that it runs while the client prepares the next operation.  Order
-	 * is kept: posting takes everything submitted, oldest first.  For
-	 * async_tx only: a client that requested a channel of its own
-	 * (DMA_PRIVATE, set by dmaengine while it holds one) may still
-	 * terminate what it submitted until issue_pending.
+	 * Spreading (policy.c): start it now on the idlest CPU's worker,
+	 * overlapping the client's next prep.  Not for DMA_PRIVATE clients:
+	 * they may terminate what they submitted until issue_pending.
 	 */
 	if (ecdma_policy_spread(&ch->front->policy, &cpu) &&
 	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask)) {
@@ -97,13 +73,10 @@ static bool ecdma_post_transient(int ret)
 }
 
 /*
- * Post the submitted descriptors, in cookie order, all under the channel
- * lock: a caller that finds the lock free finds nothing half posted, and
- * no one can be preempted in the middle (the calc's own lock nests
- * inside; a post never executes or completes anything).  A WR the
- * provider rejects for good runs as a NOP, so that the cookies behind it
- * still complete; a transient refusal leaves it and those behind it for
- * the next issue_pending or tx_status.
+ * Post the submitted descriptors in cookie order, all under the channel
+ * lock (the calc's lock nests inside), so nothing is seen half posted.
+ * A WR rejected for good runs as a NOP so the cookies behind it complete;
+ * a transient refusal leaves it for the next issue_pending or tx_status.
  */
 static void ecdma_chan_post(struct ecdma_chan *ch)
 {
@@ -154,16 +127,12 @@ static void ecdma_fb_done(struct ecdma_ec_wr *wr)
 }
 
 /*
- * The provider failed an operation (an engine error or an injected fault):
- * its inputs are intact (a failed WR writes nothing, and in-place and
- * CONTINUE outputs are only written by a WR that succeeds), so compute it
- * again, synchronously, on the channel's fallback calc on the CPU
- * provider, executed here (ecdma_ec_progress()).  Runs in the WR's
- * completion, which the provider runs before any later WR of the channel
- * starts (include/ecdma/ec.h), so later operations depending on this one
- * (same channel, no callback in between, as async_tx chains them) see
- * its result.  Only this channel's completions use @ch->fb_calc, so
- * nothing else executes it: the loop ends when the WR completes there.
+ * The provider failed an operation; its inputs are intact (a failed WR
+ * writes nothing), so recompute it synchronously on the channel's
+ * fallback calc.  This runs in the WR's completion, before any later WR
+ * of the channel starts, so operations chained on it see its result.
+ * Only this channel's completions use @ch->fb_calc: the loop ends when
+ * the WR completes there.
  */
 static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 {
@@ -193,10 +162,7 @@ static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 		this_cpu_inc(ch->stats->fallbacks);
 }
 
-/*
- * A descriptor is done with (its callback, if any, has returned): recycle
- * it, or park it until the client acks it.  Called with ch->lock held.
- */
+/* Callback returned: recycle @d or park it until acked; ch->lock held */
 static void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
 {
 	lockdep_assert_held(&ch->lock);
@@ -210,9 +176,8 @@ static void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
 #define ECDMA_CB_BATCH	64
 
 /*
- * The channel's tasklet: deliver the callbacks of completed descriptors,
- * oldest first.  One tasklet never runs concurrently with itself, so the
- * callbacks of a channel are delivered one at a time, in cookie order.
+ * The channel's tasklet: a tasklet never runs concurrently with itself,
+ * so callbacks are delivered one at a time, in cookie order.
  */
 void ecdma_chan_callbacks(struct tasklet_struct *t)
 {
@@ -250,10 +215,8 @@ void ecdma_chan_callbacks(struct tasklet_struct *t)
 }
 
 /*
- * WR completion: result, unmap, cookie, then the callback and the
- * dependencies from the channel's tasklet (unmap before the callback,
- * like ioat), then recycle or park the descriptor until the client acks
- * it.
+ * WR completion: result, unmap, cookie; the callback and dependencies
+ * then run from the tasklet (unmap before the callback, like ioat).
  */
 void ecdma_wr_done(struct ecdma_ec_wr *wr)
 {
@@ -319,9 +282,8 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 		return;
 
 	/*
-	 * Inside a client's call: the tasklet runs after it (on IRQ exit or
-	 * in ksoftirqd).  In the provider's worker: at once, right here at
-	 * local_bh_enable(), in softirq context like any tasklet.
+	 * Inside a client's call the tasklet runs after it; in the
+	 * provider's worker, right here at local_bh_enable().
 	 */
 	if (this_cpu_read(ecdma_inline_depth) || irqs_disabled()) {
 		tasklet_schedule(&ch->cb_tasklet);
@@ -341,11 +303,9 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 		return;
 	ecdma_chan_post(ch);
 	/*
-	 * Without inline_issue, or while the offload policy spreads to
-	 * another CPU, the provider's worker runs it; except when a prep
-	 * found the pool empty: async_tx then retries prep + issue_pending
-	 * with preemption off, maybe on the worker's CPU, and never calls
-	 * tx_status, so only this call can make room.
+	 * Leave it to the worker without inline_issue or when spreading to
+	 * another CPU, but not after a prep found the pool empty: async_tx
+	 * then retries with preemption off and never calls tx_status.
 	 */
 	if (READ_ONCE(ch->starved) ||
 	    (READ_ONCE(ch->front->inline_issue) &&
@@ -373,10 +333,8 @@ static enum dma_status ecdma_tx_status(struct dma_chan *chan,
 }
 
 /*
- * Queued operations are dropped: they complete (in order, behind what is
- * already running) as NOPs, with unmap but without callback.  Operations
- * already posted run, but their callbacks are suppressed too, as are the
- * callbacks of completed ones not delivered yet.
+ * Queued operations complete in order as NOPs (unmap, no callback);
+ * posted ones run, but their callbacks are suppressed, as are undelivered.
  */
 static int ecdma_terminate_all(struct dma_chan *chan)
 {
@@ -400,10 +358,7 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 	return 0;
 }
 
-/*
- * Wait until every submitted operation has completed and its callback (if
- * any) has returned.
- */
+/* Wait until all submitted work completed and its callbacks returned */
 void ecdma_chan_drain(struct ecdma_chan *ch)
 {
 	unsigned long warn_at = jiffies + 10 * HZ;
@@ -431,19 +386,13 @@ static void ecdma_synchronize(struct dma_chan *chan)
 }
 
 /*
- * Copies.  async_tx's copies (async_memcpy) are declined in every mode:
- * the copy alignment is ECDMA_ALIGN_DECLINE, which no copy meets, unless
- * a client of its own holds a channel (dmatest: DMA_PRIVATE, and
- * async_tx cannot use the device meanwhile).  md consumes some copies
- * without waiting for them.  With a write-back journal a write is
- * cached by draining its bio into the stripe's page (ops_run_biodrain:
- * async_memcpy, no callback, nothing after it in the chain), and
- * handle_stripe() goes straight on to r5c_cache_data(), which checksums
- * that page, writes it to the journal and completes the bio; the
- * chain's last descriptor is never acked.  An engine that copies
- * asynchronously journals what the page held before, silently, and loses
- * a descriptor per write until its pool runs dry.  (A page copy also
- * costs the CPU that asks less than handing it over.)
+ * async_tx's copies are declined (ECDMA_ALIGN_DECLINE, which no copy
+ * meets) unless a DMA_PRIVATE client such as dmatest holds a channel.
+ * md consumes some copies without waiting: with a write-back journal,
+ * r5c_cache_data() checksums and journals the page right after
+ * ops_run_biodrain's async_memcpy and never acks its descriptor.  An
+ * asynchronous copy would journal stale data and leak a descriptor per
+ * write.
  */
 static void ecdma_front_copies(struct ecdma_front *front)
 {
@@ -472,9 +421,8 @@ static int ecdma_alloc_chan_resources(struct dma_chan *chan)
 }
 
 /*
- * The client is gone (the core synchronized the channel first): its
- * unacked descriptors will never be acked, and the pool shrinks back to
- * its initial size.
+ * The client is gone (the core synchronized the channel): ack what it
+ * left unacked and shrink the pool back to its initial size.
  */
 static void ecdma_free_chan_resources(struct dma_chan *chan)
 {

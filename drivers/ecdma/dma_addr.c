@@ -1,22 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma dmaengine front: from the dma_addr_t a client hands us to a
- * kernel virtual address the CPU engine may read and write.
- *
- * Probe made sure that DMA addresses of our device are physical addresses
- * (no IOMMU, no offsets, no bouncing).  That is not enough: a client may
- * map MMIO with dma_map_resource() (MEMCPY is a public capability), pass
- * an address it never mapped, or one running off the end of RAM.
- * phys_to_virt() of such an address is a wild pointer.  So every block
- * must lie within System RAM as it was at probe, its first and last pages
- * must have a memmap (pfn_valid(), which also catches memory removed
- * since) and not be highmem: then it is in the direct map.
- *
- * The System RAM ranges are copied once at probe (a few entries; the
- * lookup is a binary search, lock-free): walking the resource tree per
- * block would take resource_lock on every operation.  RAM hot-added after
- * probe is not in the copy; blocks there fail cleanly (rebind, i.e.
- * reload ecdma, to pick it up).
+ * ecdma dmaengine front: from a client's dma_addr_t to a kernel virtual
+ * address.  Probe checked that DMA addresses are physical, but a client
+ * may pass MMIO (dma_map_resource()), an unmapped address or one past RAM,
+ * so each block must lie in System RAM and its first and last pages be
+ * valid lowmem (in the direct map).  The RAM ranges are copied at probe,
+ * to avoid resource_lock per block; RAM hot-added later needs a rebind.
  */
 #include <linux/dma-mapping.h>
 #include <linux/dma-direct.h>
@@ -71,14 +60,13 @@ int ecdma_front_ram_init(struct ecdma_front *front)
 	struct ecdma_ram_walk w = { };
 	int tries;
 
-	/* count, allocate, copy: again if RAM was added in between */
+	/* count, allocate (room for 2 more), copy: again if RAM changed */
 	for (tries = 0; tries < 3; tries++) {
 		w.r = NULL;
 		w.nr = 0;
 		ecdma_ram_walk(&w);
 		if (!w.nr)
 			return -ENODEV;
-		/* room for a range or two more: RAM may be added meanwhile */
 		w.max = w.nr + 2;
 		w.r = kcalloc(w.max, sizeof(*w.r), GFP_KERNEL);
 		if (!w.r)
@@ -136,12 +124,9 @@ static bool ecdma_pfn_direct(unsigned long pfn)
  * @addr: in: the DMA address; out: the kernel virtual address
  * @len: the block's length (> 0)
  *
- * Tells the DMA API debugging code that we checked the mapping, too
- * (async_tx never calls dma_mapping_error() itself).
- *
  * Context: any; never sleeps, takes no lock.
- * Return: 0, or -EFAULT (nothing changed) for a mapping error or a block
- * that is not RAM in the direct map.
+ * Return: 0, or -EFAULT (nothing changed) for a mapping error (checked here
+ * for DMA-API debugging: async_tx never does) or a block not in the direct map.
  */
 int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len)
 {

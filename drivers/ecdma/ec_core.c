@@ -1,33 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs: the calc core.
+ * ecdma EC verbs: the calc core.  Implements include/ecdma/ec.h over
+ * providers with a const ops table (struct ecdma_ec_provider_ops) and owns
+ * what is the same for all of them: the provider registry, calc contexts
+ * and their matrix, posting (validation, the inflight limit, the pending
+ * FIFO, kicks), completion, the executor ownership protocol, dealloc and
+ * per-calc counters.
  *
- * Implements include/ecdma/ec.h over providers registered with a const
- * ops table (struct ecdma_ec_provider_ops, dw-edma style).  The core owns
- * everything that is the same for every provider:
- *  - the provider registry and references;
- *  - calc contexts: attribute checks, the encode matrix (generated, or a
- *    copied user matrix that must be MDS when that can be checked);
- *  - posting: validation (ec_validate.c), the inflight limit, the FIFO of
- *    pending work requests, and kicking the provider;
- *  - completion: in order, ->done called exactly once, directly or, for
- *    polling calcs, from ecdma_ec_poll();
- *  - the executor ownership protocol used by software providers;
- *  - teardown: dealloc cancels what has not run;
- *  - per-calc counters.
- *
- * Ordering.  Only the current owner of a calc (ecdma_ec_exec_acquire())
- * takes work requests off its pending list, and it completes them in the
- * order it took them before giving the calc up, so completions follow
- * submission order whoever executes.
- *
- * Dealloc.  ecdma_ec_dealloc_calc() refuses further posts, waits for the
- * current executor to finish its bounded section, then completes every
- * work request that has not run with status -ECANCELED (a partly executed
- * one too: its outputs may be partly written), in order, calling ->done in
- * the caller's context.  For a polling calc, completed but unreaped
- * requests are delivered first, with their own status.  So every ->done
- * has run when it returns.
+ * Ordering: only the owner of a calc (ecdma_ec_exec_acquire()) takes WRs
+ * off its pending list, and it completes them in that order before giving
+ * the calc up, so completions follow submission order whoever executes.
+ * ->done runs exactly once, dealloc cancelling what has not run.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -86,9 +69,7 @@ const char *const ecdma_ec_stat_names[ECDMA_EC_STAT_NR] = {
 };
 EXPORT_SYMBOL_GPL(ecdma_ec_stat_names);
 
-/* ---------------------------------------------------------------------- */
-/* Providers                                                              */
-/* ---------------------------------------------------------------------- */
+/* --- Providers --- */
 
 static struct ecdma_ec_provider *ecdma_ec_provider_find(const char *name)
 {
@@ -131,9 +112,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_provider_register);
 
 /**
  * ecdma_ec_provider_unregister() - withdraw a provider
- * @prov: a registered provider
- *
- * Every reference (ecdma_ec_provider_get(), calcs) must be gone.
+ * @prov: a registered provider with no references left (gets, calcs)
  *
  * Context: Process context; takes a mutex.
  */
@@ -152,8 +131,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_provider_unregister);
  * @name: provider name ("cpu"), or NULL for the default (first registered)
  *
  * Context: Process context; takes a mutex.
- * Return: the provider, or ERR_PTR(-ENODEV) when there is none by that name
- * (or its module is going away).
+ * Return: the provider, or ERR_PTR(-ENODEV): no such name or module going.
  */
 struct ecdma_ec_provider *ecdma_ec_provider_get(const char *name)
 {
@@ -204,10 +182,8 @@ int ecdma_ec_query_caps(struct ecdma_ec_provider *prov,
 EXPORT_SYMBOL_GPL(ecdma_ec_query_caps);
 
 /**
- * ecdma_ec_provider_list() - names and users of the registered providers
+ * ecdma_ec_provider_list() - one "<name> <users>" line per provider
  * @buf: a sysfs buffer (PAGE_SIZE)
- *
- * One "<name> <users>" line per provider, in registration order.
  *
  * Context: Process context (takes the registry mutex).
  * Return: bytes written to @buf.
@@ -225,9 +201,7 @@ int ecdma_ec_provider_list(char *buf)
 	return len;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Calc contexts                                                          */
-/* ---------------------------------------------------------------------- */
+/* --- Calc contexts --- */
 
 static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
 				const struct ecdma_ec_calc_attr *attr)
@@ -241,10 +215,9 @@ static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
 
 	memcpy(calc->matrix, attr->encode_matrix, (size_t)k * m);
 	/*
-	 * A user code must be MDS (every erasure pattern of up to m blocks
-	 * decodable).  Beyond ECDMA_GF_MDS_MAX_MINORS the check is not
-	 * affordable; such a matrix is taken as is and a DECODE it cannot
-	 * serve completes with -EINVAL.
+	 * A user code must be MDS.  Past ECDMA_GF_MDS_MAX_MINORS the check is
+	 * too costly: the matrix is taken as is, and a DECODE it cannot serve
+	 * completes with -EINVAL.
 	 */
 	if (ecdma_gf_mds_minors(k, m) <= ECDMA_GF_MDS_MAX_MINORS &&
 	    !ecdma_gf_matrix_is_mds(calc->matrix, k, m, scratch))
@@ -259,9 +232,7 @@ static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
  *
  * Context: Process context; may sleep (GFP_KERNEL allocations).
  * Return: the calc, or ERR_PTR(): -EINVAL for bad attributes (range, w,
- * k + m > 256 for a generated matrix, a Vandermonde code that is not MDS
- * for this k and m, a user matrix that is not MDS, affinity_hint not a
- * possible CPU), -ENOMEM.
+ * k + m > 256 or a non-MDS code, affinity_hint not a possible CPU), -ENOMEM.
  */
 struct ecdma_ec_calc *ecdma_ec_alloc_calc(struct ecdma_ec_provider *prov,
 					  const struct ecdma_ec_calc_attr *attr)
@@ -349,13 +320,12 @@ static void ecdma_ec_flush(struct ecdma_ec_calc *calc, struct list_head *list,
  * @calc: the calc; NULL or an ERR_PTR are ignored
  *
  * Refuses further posts (-ESHUTDOWN), waits for a running executor to end
- * its current section, then completes every work request that has not
- * completed with status -ECANCELED, in submission order, calling ->done
- * here; for a polling calc, completed but unreaped requests are delivered
- * first with their own status.  On return no ->done of this calc runs or
- * will run.  ->done callbacks must not call this.  A post or progress call
- * racing with the start of the dealloc is safe (it fails with -ESHUTDOWN
- * or its request is cancelled); none may start after it returned.
+ * its section, then completes every request not yet completed with
+ * -ECANCELED (a partly executed one too), in order, calling ->done here; a
+ * polling calc's completed, unreaped requests come first with their own
+ * status.  On return no ->done of the calc runs or will run.  Not from a
+ * ->done.  A racing post or progress fails with -ESHUTDOWN or has its
+ * request cancelled; none may start after the return.
  *
  * Context: Process context; sleeps (an RCU grace period at least).
  */
@@ -376,9 +346,8 @@ void ecdma_ec_dealloc_calc(struct ecdma_ec_calc *calc)
 	calc->dead = true;
 	spin_unlock_irqrestore(&calc->lock, flags);
 	/*
-	 * Posts and executors decide to kick the provider under calc->lock
-	 * and kick before re-enabling preemption: after this, every kick
-	 * decided before "dead" has been issued.
+	 * Posts and executors decide to kick under calc->lock and kick before
+	 * re-enabling preemption: now every kick decided before "dead" is out.
 	 */
 	synchronize_rcu();
 
@@ -438,8 +407,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_m);
  * @calc: the calc
  *
  * Context: Any context.
- * Return: attr->polling of its allocation: its ->done callbacks run only
- * inside ecdma_ec_poll().
+ * Return: attr->polling: its ->done callbacks run only in ecdma_ec_poll().
  */
 bool ecdma_ec_calc_polling(const struct ecdma_ec_calc *calc)
 {
@@ -452,8 +420,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_polling);
  * @calc: the calc
  *
  * Context: Any context.
- * Return: its affinity_hint, as allocated or last set with
- * ecdma_ec_calc_set_cpu(); -1 for no preference.
+ * Return: the affinity_hint (last ecdma_ec_calc_set_cpu()), -1 for none.
  */
 int ecdma_ec_calc_cpu(const struct ecdma_ec_calc *calc)
 {
@@ -478,11 +445,9 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_provider);
  * ecdma_ec_calc_inflight() - work requests a calc holds
  * @calc: the calc
  *
- * A snapshot for reports: posted and not completed (for a polling calc:
- * not reaped), read without the calc's lock.
- *
  * Context: Any context.
- * Return: the count.
+ * Return: a racy snapshot for reports: posted and not completed (polling:
+ * not reaped).
  */
 unsigned int ecdma_ec_calc_inflight(const struct ecdma_ec_calc *calc)
 {
@@ -522,9 +487,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_matrix);
  * @calc: the calc
  * @vals: ECDMA_EC_STAT_NR values out, indexed by enum ecdma_ec_stat
  *
- * Racy while work runs (each value is read once, untorn on 64-bit).
- *
- * Context: Any context.
+ * Context: Any context; racy while work runs (values untorn on 64-bit).
  */
 void ecdma_ec_calc_stats(const struct ecdma_ec_calc *calc, u64 *vals)
 {
@@ -537,21 +500,15 @@ void ecdma_ec_calc_stats(const struct ecdma_ec_calc *calc, u64 *vals)
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_calc_stats);
 
-/* ---------------------------------------------------------------------- */
-/* Posting and completion                                                 */
-/* ---------------------------------------------------------------------- */
+/* --- Posting and completion --- */
 
 /**
- * ecdma_ec_admit() - take one of @calc's inflight slots for a request
+ * ecdma_ec_admit() - every post's admission: take an inflight slot
  * @calc: the calc, its lock held
  * @ret: the request's validation result (0 when valid)
  *
- * The admission of every post (ecdma_ec_post() and ecdma_ec_encode_send()),
- * so that both count and refuse alike.
- *
- * Return: 0 with the slot taken (@calc->inflight counted); @ret when
- * nonzero (counted as post_rejected); -ESHUTDOWN while the calc is being
- * deallocated; -EOVERFLOW (counted) when max_inflight are outstanding.
+ * Return: 0 with the slot taken; @ret if nonzero (counted post_rejected);
+ * -ESHUTDOWN during dealloc; -EOVERFLOW (counted) at max_inflight.
  */
 int ecdma_ec_admit(struct ecdma_ec_calc *calc, int ret)
 {
@@ -603,17 +560,14 @@ static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
  * @calc: the calc
  * @wr: the request; owned by the core until its ->done runs
  *
- * Validates @wr (see ecdma_ec_validate_wr() for the rules) and queues it
- * behind the calc's earlier requests; the provider executes it
- * asynchronously.  wr->status and wr->result are set before ->done runs.
- * Never sleeps and never allocates.  On error nothing is queued and
- * neither @calc nor @wr is changed.
+ * Validates @wr (rules: ecdma_ec_validate_wr()) and queues it behind the
+ * calc's earlier requests; status and result are set before ->done.  Never
+ * sleeps or allocates; on error neither @calc nor @wr changes.
  *
  * Context: Any context (hardirq, preemption or interrupts disabled).
  * Return: 0; -EINVAL for a malformed request; -EOPNOTSUPP for an opcode
- * the provider lacks; -EOVERFLOW when max_inflight requests are already
- * outstanding (for a polling calc: not yet reaped); -ESHUTDOWN while the
- * calc is being deallocated.
+ * the provider lacks; -EOVERFLOW at max_inflight outstanding (polling:
+ * unreaped); -ESHUTDOWN while the calc is being deallocated.
  */
 int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 {
@@ -622,14 +576,12 @@ int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 EXPORT_SYMBOL_GPL(ecdma_ec_post);
 
 /**
- * ecdma_ec_post_nokick() - queue a work request, leaving the executor asleep
+ * ecdma_ec_post_nokick() - queue a work request without waking the worker
  * @calc: the calc
  * @wr: the request, as for ecdma_ec_post()
  *
- * As ecdma_ec_post(), but the provider's worker is not woken: the caller
- * runs the work itself (ecdma_ec_progress()) or wakes the worker
- * (ecdma_ec_kick()) afterwards, and must do one of them.  Saves a worker
- * wake-up for callers that execute inline anyway.
+ * Saves a wake-up for callers that execute inline anyway; they must then
+ * call ecdma_ec_progress() or ecdma_ec_kick().
  *
  * Context: Any context.
  * Return: as ecdma_ec_post().
@@ -644,11 +596,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_post_nokick);
  * ecdma_ec_kick() - have the provider execute what is pending
  * @calc: the calc
  *
- * Wakes the provider's worker if requests are pending and no executor owns
- * the calc (an owner kicks it itself when it leaves work behind).  Cheap
- * when there is nothing to do.
- *
- * Context: Any context.
+ * Context: Any context; cheap when idle or owned (an owner kicks itself).
  */
 void ecdma_ec_kick(struct ecdma_ec_calc *calc)
 {
@@ -668,7 +616,6 @@ void ecdma_ec_kick(struct ecdma_ec_calc *calc)
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_kick);
 
-/* Context of an ecdma_ec_post_sync() waiter. */
 struct ecdma_ec_sync {
 	struct completion done;
 };
@@ -683,16 +630,14 @@ static void ecdma_ec_sync_done(struct ecdma_ec_wr *wr)
 /**
  * ecdma_ec_post_sync() - post a work request and wait for it
  * @calc: the calc
- * @wr: the request; its ->done and ->ctx are used while it runs and
- *	restored before return
+ * @wr: the request; its ->done and ->ctx are borrowed and restored
  *
- * Starts executing it (and whatever is queued before it) in the caller's
- * context when the calc is idle, else waits for the provider.  On a
- * polling calc the request completes without ecdma_ec_poll().
+ * Executes it (and what is queued before it) here when the calc is idle,
+ * else waits for the provider.  Needs no ecdma_ec_poll() on a polling calc.
  *
  * Context: Process context; sleeps.
- * Return: the errors of ecdma_ec_post(), else wr->status (0, or -ECANCELED
- * when the calc is deallocated meanwhile, or the provider's error).
+ * Return: the errors of ecdma_ec_post(), else wr->status (0, -ECANCELED
+ * by dealloc, or the provider's error).
  */
 int ecdma_ec_post_sync(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 {
@@ -726,13 +671,12 @@ EXPORT_SYMBOL_GPL(ecdma_ec_post_sync);
  * @calc: a calc allocated with attr->polling
  * @budget: most completions to reap
  *
- * Runs ->done of up to @budget completed requests, oldest first, in the
- * caller's context.  Does not execute anything; see ecdma_ec_progress().
- * Callers serialize ecdma_ec_poll() on one calc.
+ * Runs ->done of up to @budget completed requests, oldest first; executes
+ * nothing (see ecdma_ec_progress()).  Callers serialize per calc.
  *
  * Context: Any context but hardirq; ->done runs in it.
- * Return: the number reaped (0..@budget), or -EINVAL for a calc that is not
- * polling or a negative @budget.
+ * Return: the number reaped, or -EINVAL for a calc that is not polling or a
+ * negative @budget.
  */
 int ecdma_ec_poll(struct ecdma_ec_calc *calc, int budget)
 {
@@ -764,11 +708,8 @@ EXPORT_SYMBOL_GPL(ecdma_ec_poll);
 /**
  * ecdma_ec_calc_set_cpu() - move a calc's execution to another CPU
  * @calc: the calc
- * @cpu: an online CPU, or -1 for no preference
- *
- * The provider runs the calc's work on @cpu from its next kick on (the
- * attribute's affinity_hint, changed live).  Work already queued finishes
- * where it is; order is kept either way.
+ * @cpu: an online CPU, or -1 for no preference; applies from the next kick
+ *	and queued work finishes where it is, in order
  *
  * Context: Any context.
  * Return: 0, or -EINVAL for a CPU that is not possible.
@@ -788,18 +729,15 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_set_cpu);
  * ecdma_ec_progress() - execute pending work in the caller's context
  * @calc: the calc
  *
- * If no one else is executing the calc's work, executes a bounded batch of
- * its pending requests here and completes them (->done runs here; for a
- * polling calc they move to the poll list).  If another executor is
- * running, returns at once: it makes progress without preemption.  Cheap
- * when the calc is idle.  Spin-waiting callers (async_tx with preemption
- * off) call it in their loop.
+ * If no one else executes the calc, runs a bounded batch of its pending
+ * requests here and completes them (polling calcs: to the poll list); else
+ * returns at once, as that executor cannot be preempted.  Cheap when idle;
+ * spin-waiting callers (async_tx, preemption off) loop on it.
  *
- * Context: Any context but hardirq and NMI (there it does nothing),
- * including preemption or interrupts disabled and softirq; SIMD is used
- * only where the FPU is usable.  Not from a ->done of the same calc (it
- * returns false there).
- * Return: true when at least one request was completed by this call.
+ * Context: Any context but hardirq and NMI (there it does nothing), even
+ * with preemption or interrupts disabled; SIMD only where the FPU is
+ * usable.  From a ->done of the same calc it returns false.
+ * Return: true when this call completed at least one request.
  */
 bool ecdma_ec_progress(struct ecdma_ec_calc *calc)
 {
@@ -856,14 +794,11 @@ struct ecdma_ec_wr *ecdma_ec_exec_pop(struct ecdma_ec_calc *calc)
 }
 
 /**
- * ecdma_ec_exec_unpop() - give a taken, unfinished request back
+ * ecdma_ec_exec_unpop() - put a taken, unfinished request back at the head
  * @calc: the calc
  * @wr: the oldest request taken and not completed
  *
- * Only for the provider's ->quiesce: @wr goes back to the head of the
- * pending list, so dealloc cancels it first.
- *
- * Context: Any context.
+ * Context: Any context; only from the provider's ->quiesce.
  */
 void ecdma_ec_exec_unpop(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 {
@@ -899,11 +834,11 @@ bool ecdma_ec_exec_release(struct ecdma_ec_calc *calc, bool busy)
  * ecdma_ec_complete_list() - complete executed requests, in order
  * @calc: the calc, owned by the caller
  * @list: finished requests (status and result set), oldest first; emptied
- *	or left as garbage: the requests may be reused by their ->done
+ *	or left as garbage, as ->done may reuse the requests
  *
- * Counts them, then runs each ->done in the caller's context, or for a
- * polling calc moves them to the poll list (a ecdma_ec_post_sync() request
- * still completes directly).  Call without an open SIMD section.
+ * Counts them and runs each ->done here; a polling calc queues them for
+ * ecdma_ec_poll() instead, except ecdma_ec_post_sync()'s.  No SIMD section
+ * may be open.
  *
  * Context: Any context but hardirq; the caller owns @calc.
  */
@@ -943,9 +878,7 @@ void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,
 			wr->done(wr);
 }
 
-/* ---------------------------------------------------------------------- */
-/* Verbs-shaped wrappers                                                  */
-/* ---------------------------------------------------------------------- */
+/* --- Verbs-shaped wrappers --- */
 
 static void ecdma_ec_comp_done(struct ecdma_ec_wr *wr)
 {
@@ -969,7 +902,7 @@ static int ecdma_ec_comp_post(struct ecdma_ec_calc *calc,
 }
 
 /**
- * ecdma_ec_encode_async() - encode with the calc matrix (ibv_exp_ec_encode_async)
+ * ecdma_ec_encode_async() - encode (ibv_exp_ec_encode_async)
  * @calc: the calc
  * @mem: k data blocks in, m code blocks out
  * @comp: completion; comp->done runs like a ->done, comp->status set
@@ -1013,8 +946,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_encode_sync);
  * @calc: the calc
  * @mem: all k data and m code blocks
  * @erasures: k + m bytes, non-zero = erased (at most m)
- * @decode_matrix: k x (number of erasures), or NULL to derive it from the
- *	calc matrix
+ * @decode_matrix: k x (number of erasures), or NULL to use the calc matrix
  * @comp: completion
  *
  * Context: Any context.
@@ -1109,17 +1041,12 @@ int ecdma_ec_update_sync(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_update_sync);
 
-/* ---------------------------------------------------------------------- */
-/* Module                                                                 */
-/* ---------------------------------------------------------------------- */
+/* --- Module --- */
 
 /**
  * ecdma_ec_core_init() - bring up the EC verbs core
  *
- * Providers register themselves afterwards, from their own init (the core
- * knows none of them by name).
- *
- * Context: Module init.
+ * Context: Module init, before any provider registers.
  * Return: 0 or a negative errno.
  */
 int ecdma_ec_core_init(void)

@@ -1,49 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs: synchronous execution of work requests.
+ * ecdma EC verbs: synchronous execution of work requests; pure code, shared
+ * with the unit tests.  A context (struct ecdma_ec_xctx), one allocation
+ * made with the calc, serves one executor at a time and never allocates.
  *
- * Pure code (ecdma_compat.h only), shared by the CPU provider and the
- * userspace unit tests.  An execution context (struct ecdma_ec_xctx) holds
- * everything one executor needs for one calc: the prepared tables of the
- * calc matrix, scratch for per-WR coefficients and tables, the decode cache
- * and the pointer arrays.  It is built once, in one allocation, when the
- * calc is made; executing never allocates.  Only one executor may use a
- * context at a time.
- *
- * Every operation is reduced to one "plan": a nin x nout coefficient
- * matrix over input and output blocks (verbs layout, coef[i * nout + j]):
- *  - ENCODE: the calc or per-WR matrix, optionally accumulating;
- *  - DECODE: inputs the first k survivors, outputs the erased blocks, the
- *    per-WR decode matrix or one built from the calc matrix and cached by
- *    erasure pattern;
- *  - UPDATE: c'_j = c_j ^ sum_i E(i, j) (d_i ^ d'_i) is one product over
- *    [c_j..., d_i, d'_i, ...] with identity rows for the c_j and the row
- *    E(i, .) twice for each changed pair;
- *  - VALIDATE: the product into bounded scratch, compared with the code
- *    blocks; the blocks are never written;
- *  - COPY: memcpy, or memmove for overlapping blocks; NOP: nothing.
- *
- * A plan runs in byte ranges (ecdma_ec_exec_run() with a budget), so a big
- * WR can be spread over several short non-preemptible sections, even over
- * different executors.  Every output byte depends only on the input bytes
- * at the same offset, so splitting is exact, also when an output is the
- * same block as an input.  An overlapping COPY is done in one piece.
- *
- * Each range goes through, in order of preference:
- *  - the RAID-6 fast path (hooks->pq, lib/raid6 in the kernel) when the
- *    coefficients are exactly P = XOR and Q = sum {02}^i d_i, there are at
- *    least two inputs, no output is an input and all blocks are 64-byte
- *    aligned; the 512-byte multiple part only, the tail goes on.  Also
- *    for Q alone (md's Q checks and Q rebuilds, DMA_PREP_PQ_DISABLE_P),
- *    not accumulating, with P into scratch: lib/raid6 makes P and Q in
- *    one pass in a third of the time the GF kernels take for Q alone
- *    (measured in the VM on a RAID-6 rebuild);
- *  - the XOR fast path (hooks->xor, xor_blocks) for one all-ones output;
- *  - the GF algo kernels (the preferred algo, inside hooks->fpu_begin/end
- *    if it needs SIMD and the executor allows SIMD, else the generic one).
- * Fast paths manage the FPU themselves, so an open SIMD section is closed
- * before calling them; the executor closes the last one with
- * ecdma_ec_exec_fpu_put() before running completions.
+ * Each WR becomes a plan, a nin x nout coefficient matrix, run in byte
+ * ranges against a budget so big WRs spread over short non-preemptible
+ * sections; output bytes depend only on input bytes at the same offset, so
+ * splitting is exact.  Fast paths (hooks) take the FPU themselves, so an
+ * open SIMD section is closed before them.
  */
 #include "ecdma_compat.h"
 #include "ec_priv.h"
@@ -91,17 +56,14 @@ struct xc_dec {
  * @off: bytes done
  * @accumulate: outputs ^= product
  * @coef: nin x nout coefficients
- * @tbls: tables of @coef made by @tbls_algo's prep, or NULL (made on
- *	demand in the context's wr_tbls)
+ * @tbls: tables of @coef by @tbls_algo's prep, or NULL (made in wr_tbls)
  * @tbls_algo: see @tbls
  * @pq: RAID-6 P/Q coefficients
  * @q: one output with the RAID-6 Q coefficients
  * @ones: one all-ones output
  * @out_alias: some output is the same block as some input
- * @xor_alias: with @ones: the input that is the output, XC_ALIAS_NONE or
- *	XC_ALIAS_MANY
- * @cached: the outputs are taken to be in the cache (ecdma_gf_reused()):
- *	the policy's fast paths for cached outputs, and no NT stores
+ * @xor_alias: with @ones: the input that is the output, or XC_ALIAS_*
+ * @cached: outputs taken as cached: cached-output policy, no NT stores
  * @result: VALIDATE mismatch bits so far
  */
 struct xc_plan {
@@ -204,10 +166,7 @@ static bool xc_same_fmt(const struct ecdma_gf_algo *a,
 	return a == b || (a->prep == b->prep && a->tbl_bytes == b->tbl_bytes);
 }
 
-/*
- * The RAID-6 shape over at least two inputs: column @q is Q = {02}^i,
- * column @p (if not -1) is P = all ones; @nout columns in all.
- */
+/* RAID-6 shape, nin >= 2: column @q is {02}^i, column @p (unless -1) 1 */
 static bool xc_is_raid6(const u8 *coef, int nin, int nout, int p, int q)
 {
 	u8 g = 1;
@@ -247,9 +206,7 @@ static bool xc_is_ones(const u8 *coef, int nin, int nout)
 	return true;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Construction                                                           */
-/* ---------------------------------------------------------------------- */
+/* Construction */
 
 static int xc_ndec(int k, int m, unsigned int tbl_bytes)
 {
@@ -344,10 +301,8 @@ size_t ecdma_ec_exec_size(const struct ecdma_ec_exec_cfg *cfg)
  * @mem: ecdma_ec_exec_size() bytes
  * @cfg: what it is for
  *
- * Prepares the tables of the calc matrix.  SIMD is off until
- * ecdma_ec_exec_set_simd().
- *
- * Return: the context (inside @mem), or NULL for an invalid @cfg.
+ * Return: the context (inside @mem, SIMD off until set_simd()), or NULL
+ * for an invalid @cfg.
  */
 struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 					 const struct ecdma_ec_exec_cfg *cfg)
@@ -399,8 +354,7 @@ ecdma_ec_exec_stats(const struct ecdma_ec_xctx *x)
  * ecdma_ec_exec_fpu_put() - leave the SIMD section, if one is open
  * @x: the context
  *
- * The executor calls this before anything that must not run inside a
- * kernel_fpu section: completions, sleeping, giving up the CPU.
+ * Call before completions, sleeping or giving up the CPU.
  */
 void ecdma_ec_exec_fpu_put(struct ecdma_ec_xctx *x)
 {
@@ -416,8 +370,7 @@ void ecdma_ec_exec_fpu_put(struct ecdma_ec_xctx *x)
  * @allowed: the executing context may use the FPU (kernel: task context,
  *	or irq_fpu_usable() with interrupts enabled)
  *
- * Without SIMD, ranges use the generic algo and no fast path; results are
- * the same.
+ * Without SIMD: the generic algo and no fast path, with the same results.
  */
 void ecdma_ec_exec_set_simd(struct ecdma_ec_xctx *x, bool allowed)
 {
@@ -439,9 +392,7 @@ void ecdma_ec_exec_set_policy(struct ecdma_ec_xctx *x,
 	x->pol = *pol;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Plans                                                                  */
-/* ---------------------------------------------------------------------- */
+/* Plans */
 
 static void xc_key(const u8 *erasures, int n, u64 *key)
 {
@@ -530,9 +481,8 @@ static int xc_plan_decode(struct ecdma_ec_xctx *x, struct xc_plan *p,
 }
 
 /*
- * c'_j = c_j ^ sum_i E(i, j) (d_i ^ d'_i) as one product: inputs
- * [c_j for each updated j] ++ [d_i, d'_i for each changed i], outputs
- * [c'_j], coefficients: identity for the c_j, E(i, j) for d_i and d'_i.
+ * c'_j = c_j ^ sum_i E(i, j) (d_i ^ d'_i) as one product over [c_j...] ++
+ * [d_i, d'_i...]: identity rows for the c_j, E(i, .) for d_i and d'_i.
  */
 static int xc_plan_update(struct ecdma_ec_xctx *x, struct xc_plan *p,
 			  const struct ecdma_ec_wr *wr)
@@ -692,14 +642,10 @@ static void xc_finish(struct ecdma_ec_xctx *x, int status)
  * @x: the context, idle
  * @wr: a work request that passed ecdma_ec_validate_wr() for this calc
  *
- * Builds the plan: pointer lists, coefficients (for DECODE of the calc
- * matrix through the decode cache).  Writes nothing but the context.  On
- * failure @wr is finished: wr->status is the error and the context stays
- * idle.
+ * Writes nothing but the context; on failure @wr is finished.
  *
- * Return: 0 (then call ecdma_ec_exec_run() until it returns true), or a
- * negative errno: -EINVAL for a layout this calc cannot execute or an
- * erasure pattern the calc matrix cannot decode.
+ * Return: 0 (then ecdma_ec_exec_run() until true), or -EINVAL for a layout
+ * or erasure pattern this calc cannot execute.
  */
 int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 {
@@ -714,10 +660,8 @@ int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 		return ret;
 	}
 	/*
-	 * Once per request, as its pieces may run on other executors.  An
-	 * output that is also an input (UPDATE's code blocks) or that is
-	 * accumulated into is read by the request itself; a page is cheap to
-	 * keep and md reads its parity again soon: all taken as cached.
+	 * Once per request (pieces may run elsewhere).  Aliased, accumulated
+	 * and 4 KiB outputs (md rereads its parity soon) count as cached.
 	 */
 	x->p.cached = true;
 	if (x->p.kind == XC_GEMM && !x->p.accumulate && x->p.nout &&
@@ -744,9 +688,8 @@ bool ecdma_ec_exec_busy(const struct ecdma_ec_xctx *x)
  * ecdma_ec_exec_abort() - drop the current work request
  * @x: the context
  *
- * Its outputs may be partly written.  The caller completes it.
- *
- * Return: the dropped request, or NULL when idle.
+ * Return: the dropped request, outputs maybe partly written, for the
+ * caller to complete; NULL when idle.
  */
 struct ecdma_ec_wr *ecdma_ec_exec_abort(struct ecdma_ec_xctx *x)
 {
@@ -757,9 +700,7 @@ struct ecdma_ec_wr *ecdma_ec_exec_abort(struct ecdma_ec_xctx *x)
 	return wr;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Execution                                                              */
-/* ---------------------------------------------------------------------- */
+/* Execution */
 
 static bool xc_aligned(void *const *ptrs, int n)
 {
@@ -787,10 +728,8 @@ static const u8 *xc_tbls(struct ecdma_ec_xctx *x,
 }
 
 /*
- * Q alone through the RAID-6 fast path: P goes to scratch, so at most
- * ECDMA_EC_Q_CHUNK bytes per call.  Not accumulating (lib/raid6's
- * xor_syndrome would want the old P too).
- *
+ * Q alone (md's Q checks, rebuilds): lib/raid6 beats the GF kernels even
+ * making P too, into ECDMA_EC_Q_CHUNK of scratch; never accumulating.
  * Return: bytes done, a multiple of ECDMA_EC_FAST_LEN_ALIGN.
  */
 static u32 xc_fast_q(struct ecdma_ec_xctx *x, u32 ioff, u8 *q, u32 n)
@@ -817,11 +756,9 @@ static u32 xc_fast_q(struct ecdma_ec_xctx *x, u32 ioff, u8 *q, u32 n)
 }
 
 /*
- * Fast paths for @n bytes (a multiple of ECDMA_EC_FAST_LEN_ALIGN) at input
- * offset @ioff into @outs at @ooff.  @real: @outs are the plan's outputs
- * (not VALIDATE scratch), so their aliasing matters.
- *
- * Return: bytes done (a multiple of ECDMA_EC_FAST_LEN_ALIGN), @n or less.
+ * Fast paths for @n bytes at input offset @ioff into @outs at @ooff; @real:
+ * @outs are the plan's outputs (not VALIDATE scratch), aliasing matters.
+ * Return: bytes done, a multiple of ECDMA_EC_FAST_LEN_ALIGN, at most @n.
  */
 static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		   u32 ooff, u32 n, bool acc, bool real)
@@ -910,11 +847,7 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 			x->st.nofpu_bytes += bytes;
 		}
 	}
-	/*
-	 * By the block size's class, not this piece's: whether the outputs
-	 * stay in the cache depends on the whole stream.  Not for VALIDATE
-	 * scratch, which is read back at once.
-	 */
+	/* by the block's class, not the piece's; never NT into scratch */
 	if (!acc)
 		flags = real ? ecdma_gf_flags(p->len, false, x->pol.nt_min,
 					      x->pol.nt_kmin[xc_kind(p)],
@@ -980,13 +913,11 @@ static u32 xc_range(u32 left, int blocks, long budget)
 /**
  * ecdma_ec_exec_run() - execute part of the current work request
  * @x: the context
- * @budget: in: bytes (of all blocks touched) this call may spend; out:
- *	decreased by what it spent (may go negative: at least 512 bytes per
- *	block are done per call)
+ * @budget: bytes of all blocks this call may spend, less what it spent
+ *	(may go negative: each call does at least 512 bytes per block)
  *
- * On completion wr->status is 0 and wr->result holds the VALIDATE bits (0
- * for other opcodes).  An open SIMD section may be left open for the next
- * call; close it with ecdma_ec_exec_fpu_put().
+ * On completion wr->status is 0 and wr->result the VALIDATE bits.  A SIMD
+ * section may stay open for the next call: ecdma_ec_exec_fpu_put().
  *
  * Return: true when the work request is finished (or none was started).
  */
@@ -1004,9 +935,8 @@ bool ecdma_ec_exec_run(struct ecdma_ec_xctx *x, long *budget)
 		break;
 	case XC_COPY:
 		/*
-		 * memcpy() where the blocks do not overlap (async_memcpy
-		 * uses it too): x86's memmove() is "rep movsb" with ERMS,
-		 * many times slower than memcpy() under emulation (TCG)
+		 * memcpy() unless the blocks overlap (then in one piece): x86's
+		 * memmove() is "rep movsb", slow under emulation (TCG)
 		 */
 		if (xc_overlap(x->in[0], x->out[0], p->len)) {
 			n = p->len - p->off;
@@ -1042,8 +972,7 @@ bool ecdma_ec_exec_run(struct ecdma_ec_xctx *x, long *budget)
  * @x: the context, idle
  * @wr: a validated work request
  *
- * ecdma_ec_exec_start() plus ecdma_ec_exec_run() without a budget, then
- * the SIMD section is closed.  Does not call wr->done.
+ * Start, run without a budget, close the SIMD section; no wr->done call.
  *
  * Return: wr->status.
  */

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ecdma EC verbs: encode_send (ibv_exp_ec_encode_send), the one verb that
- * touches RDMA queue pairs.  Kept out of the calc core so that the core
- * has no RDMA includes.  It needs only ib_post_send(), an inline call of
- * the QP's driver, so ecdma.ko does not depend on ib_core; the RDMA half
- * proper (ib_client, QPs, the INEC primitives) is ecdma_rdma.ko.
- *
- * It reserves its inflight slot before posting anything and queues the
- * encode itself, which is why it lives with the core (ec_priv.h) rather
- * than on top of the public API.
+ * posts to RDMA QPs, kept apart so that ec_core.c has no RDMA includes.
+ * ib_post_send() is inline: ecdma.ko needs no ib_core.
  */
 #include <linux/export.h>
 #include <linux/preempt.h>
@@ -18,7 +12,6 @@
 
 #include "ec_priv.h"
 
-/* encode_send: post the code stripes once the encode is done */
 static void ecdma_ec_send_done(struct ecdma_ec_wr *wr)
 {
 	struct ecdma_ec_comp *comp = container_of(wr, struct ecdma_ec_comp,
@@ -44,33 +37,20 @@ static bool ecdma_ec_stripes_ok(const struct ecdma_ec_stripe *s, int n)
 }
 
 /**
- * ecdma_ec_encode_send() - encode and send (ibv_exp_ec_encode_send)
+ * ecdma_ec_encode_send() - post data stripes, encode, post code stripes
  * @calc: a callback (not polling) calc
  * @mem: k data blocks in, m code blocks out, as for ecdma_ec_encode_async()
  * @data_stripes: k channels; data_stripes[i].wr carries data block i
  * @code_stripes: m channels; code_stripes[j].wr carries code block j
- * @comp: required (a kernel extension to the verbs): storage for the
- *	encode and its completion; comp->done runs like a ->done after the
- *	code stripes were posted
- *
- * Validates everything first (as ecdma_ec_post(), plus the stripes), then
- * posts each data stripe with ib_post_send(qp, wr), in order, then queues
- * the encode.  Its completion posts each code stripe in order from the
- * calc's completion context (process or softirq, atomic) and then sets
- * comp->status: 0, or the first negative errno of the encode (no code
- * stripe is posted then, e.g. -ECANCELED when the calc is deallocated) or
- * of posting a code stripe (the later ones are not posted).  @mem, both
- * stripe arrays and the work requests they point to must stay valid until
- * comp->done runs.  The inflight slot is taken before any data stripe is
- * posted, so once one is posted only a data stripe post can fail.
+ * @comp: required; comp->done runs after the code stripes were posted in
+ *	order from the (atomic) completion context, with comp->status 0 or
+ *	the first error of the encode or of a code post (no stripe is posted
+ *	after it).  Everything passed must stay valid until then.
  *
  * Context: Any context where ib_post_send() may be called; never sleeps.
- * Return: 0; -EINVAL for a polling calc, NULL stripes or @comp, a @comp
- * without ->done, a stripe without qp or wr, or anything ecdma_ec_post()
- * rejects as malformed; -EOPNOTSUPP, -EOVERFLOW, -ESHUTDOWN as
- * ecdma_ec_post() (nothing posted in all these cases); else the error of
- * the first failing data stripe post: the stripes before it were posted,
- * and the encode is not queued (comp->done will not run).
+ * Return: 0; the errors of ecdma_ec_post() (-EINVAL also for a polling
+ * calc or a bad stripe or @comp), nothing posted; else the first failing
+ * data stripe post's error: earlier stripes went out, comp->done won't run.
  */
 int ecdma_ec_encode_send(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
 			 struct ecdma_ec_stripe *data_stripes,

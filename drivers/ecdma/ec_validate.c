@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs: validation of calc attributes and work requests.
- *
- * Pure code (ecdma_compat.h only): the same file is linked into the module
- * and into the userspace unit tests.  Nothing here allocates, sleeps or
- * writes anything but its return value, so a refused request leaves all
- * state unchanged; ecdma_ec_post() runs this before queueing anything.
- *
- * Every malformed request gives -EINVAL; an operation the provider lacks
- * gives -EOPNOTSUPP.
+ * ecdma EC verbs: validation of calc attributes and work requests, shared
+ * with the unit tests.  Writes nothing but its return value, so a refused
+ * request leaves all state unchanged (ecdma_ec_post() runs it first).
+ * Malformed: -EINVAL; an operation the provider lacks: -EOPNOTSUPP.
  */
 #include "ecdma_compat.h"
 #include "ec_priv.h"
@@ -34,9 +29,8 @@ int ecdma_ec_count_set(const u8 *map, int n)
  * @caps: the provider's capabilities
  * @attr: requested attributes
  *
- * Checks ranges only; the encode matrix itself (generation, MDS property of
- * a user matrix) is checked when the calc is built.  The upper bound of
- * @attr->affinity_hint (nr_cpu_ids) is the kernel caller's to check.
+ * Ranges only: the matrix itself is checked when the calc is built, and
+ * @attr->affinity_hint < nr_cpu_ids by the kernel caller.
  *
  * Return: 0, or -EINVAL.
  */
@@ -92,11 +86,7 @@ static bool val_sges_ok(const struct ecdma_ec_sge *sge, int n, int bs)
 	return true;
 }
 
-/*
- * An output may be the very same block as an input (when the provider
- * allows in-place operation) but must not partially overlap one, and
- * outputs must not overlap each other at all.
- */
+/* an output may be exactly an input if @same_ok, else must not overlap */
 static bool val_out_ok(u64 out, u64 addr, int bs, bool same_ok)
 {
 	if (addr == out)
@@ -160,20 +150,14 @@ static int val_overlap_decode(const struct ecdma_ec_mem *mem, int k, int m,
  * @m: code blocks of the calc
  * @wr: the request
  *
- * Rules (include/ecdma/ec.h has the layouts):
- *  - a known opcode; flags only ECDMA_EC_WR_ACCUMULATE, and only on ENCODE;
- *  - NOP: nothing else is looked at (@wr->mem may be NULL);
- *  - block_size >= 1 and a multiple of caps->block_align; every sge of the
- *    layout exactly block_size long, non-zero address, no wrap-around;
- *  - ENCODE, VALIDATE: k data and m code blocks with the calc matrix, or
- *    1..k data and 1..m code blocks with a per-WR matrix;
- *  - DECODE: k data and m code blocks, an erasure map with at most m set;
- *  - UPDATE: 1..k changed data and 1..m updated code blocks in the maps,
- *    num_data_sge == updated + 2 * changed, num_code_sge == updated;
- *  - COPY: one data and one code block (they may overlap: memmove);
- *  - blocks written (ENCODE, DECODE, UPDATE) don't overlap each other and
- *    don't partially overlap an input; being the same block as an input
- *    needs ECDMA_EC_CAP_INPLACE.
+ * Rules (layouts in include/ecdma/ec.h): known opcode; only ENCODE takes
+ * ECDMA_EC_WR_ACCUMULATE; NOP checks nothing more.  block_size >= 1, a
+ * multiple of caps->block_align, every sge that long, non-zero, no wrap.
+ * ENCODE and VALIDATE take k + m blocks, or 1..k + 1..m with a per-WR
+ * matrix; DECODE k + m blocks, at most m erasures; UPDATE u >= 1 changed
+ * and uc >= 1 updated, num_data_sge == uc + 2u, num_code_sge == uc; COPY
+ * one data and one code block (may overlap).  Written blocks overlap no
+ * other block, except being exactly an input with ECDMA_EC_CAP_INPLACE.
  *
  * Return: 0; -EOPNOTSUPP when the provider lacks the operation; -EINVAL for
  * anything malformed.

@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma "pure" code compatibility layer.
- *
- * Files that only do math or descriptor translation (gf.c, gf_generic.c,
- * ...) include this header and nothing else from the kernel, so the very
- * same source builds in the module and in the userspace unit tests under
- * selftests/unit/ (ASan/UBSan, compared against ISA-L).  This is the
- * include/linux/raid/pq.h trick from lib/raid6.
- *
- * In userspace the unit-test build also puts selftests/unit/include first
- * on the include path; it holds tiny <linux/types.h>, <linux/list.h> and
- * <linux/bits.h> shims so that include/ecdma/ec.h compiles unchanged.
- *
- * Keep the userspace half minimal and kernel-compatible: only add what a
- * pure file really uses, with the kernel's semantics.
+ * ecdma "pure" code compatibility layer: files that only do math or
+ * descriptor translation (gf.c, gf_generic.c, ...) include this and nothing
+ * else from the kernel, so the same source builds in the module and in the
+ * userspace unit tests (selftests/unit/include has tiny <linux/...> shims),
+ * as lib/raid6 does with include/linux/raid/pq.h.  Keep the userspace half
+ * minimal: only what a pure file uses, with the kernel's semantics.
  */
 #ifndef _ECDMA_COMPAT_H
 #define _ECDMA_COMPAT_H
@@ -34,24 +26,19 @@
 #include <linux/version.h>
 
 /*
- * Kernel interfaces that mainline renamed or removed after the kernels
- * ecdma is built against (Debian's 6.1 and 6.12).  Each helper takes the
- * version at which mainline changed; those past 6.12 were checked by
+ * Interfaces mainline renamed or removed after Debian's 6.1 and 6.12, each
+ * keyed by the version that changed it; those past 6.12 were checked by
  * reading mainline, not compiled (Documentation/driver-api/compat.rst).
- * Only macros here: the names they expand to are looked up where they are
- * used, so the pure files that include this header pull in nothing more.
- *
- * <linux/version.h> comparisons, spelled without LINUX_VERSION_CODE to keep
- * checkpatch quiet.
+ * Macros only, so pure files pull in nothing more; compared without
+ * LINUX_VERSION_CODE to keep checkpatch quiet.
  */
 #define ECDMA_KERNEL_AT_LEAST(maj, min)					\
 	(KERNEL_VERSION(LINUX_VERSION_MAJOR, LINUX_VERSION_PATCHLEVEL, 0) >= \
 	 KERNEL_VERSION(maj, min, 0))
 
 /*
- * MODULE_IMPORT_NS() takes a string literal since 6.13 and stringifies a
- * bare word before.  Debian's 6.12.y has the string literal in
- * DEFAULT_SYMBOL_NAMESPACE (Kbuild probes export.h) but not here.
+ * MODULE_IMPORT_NS() takes a string literal since 6.13, a bare word before
+ * (Debian's 6.12.y: DEFAULT_SYMBOL_NAMESPACE only, Kbuild probes export.h).
  */
 #if ECDMA_KERNEL_AT_LEAST(6, 13)
 #define ECDMA_MODULE_IMPORT_NS()	MODULE_IMPORT_NS("ECDMA")
@@ -60,9 +47,8 @@
 #endif
 
 /*
- * The platform_driver member for a remove callback returning void:
- * .remove_new until 6.10 (6.1.y has it), .remove from 6.11; 6.13 dropped
- * .remove_new.
+ * platform_driver's void remove callback: .remove_new until 6.10 (6.1.y
+ * has it), .remove from 6.11; 6.13 dropped .remove_new.
  */
 #if ECDMA_KERNEL_AT_LEAST(6, 11)
 #define ECDMA_PLATFORM_REMOVE		remove
@@ -71,9 +57,9 @@
 #endif
 
 /*
- * Timers: from_timer() is timer_container_of() since 6.16 (the old name is
- * gone); destroy_timer_on_stack() is timer_destroy_on_stack() since 6.15.
- * timer_delete_sync() needs no helper: 6.2+, and in 6.1.y.
+ * from_timer() is timer_container_of() since 6.16 (old name gone),
+ * destroy_timer_on_stack() is timer_destroy_on_stack() since 6.15;
+ * timer_delete_sync() (6.2+, and 6.1.y) needs no helper.
  */
 #if ECDMA_KERNEL_AT_LEAST(6, 16)
 #define ecdma_timer_container_of(var, t, field)	\

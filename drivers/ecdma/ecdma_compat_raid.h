@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's RAID-6 P/Q and XOR libraries, whichever interface the
- * kernel has (kernel-only; the rest of the compatibility layer is in
- * ecdma_compat.h).
+ * The kernel's RAID-6 P/Q and XOR libraries, whichever interface it has
+ * (kernel-only; the rest of the compat layer is ecdma_compat.h).
  *
- * In 6.1 and 6.12, lib/raid6 exports its selected algorithm (raid6_call)
- * and crypto/xor.c exports xor_blocks() for at most MAX_XOR_BLOCKS
- * sources.  Mainline's lib/raid
- * rework (lib/raid/raid6, lib/raid/xor) replaces them with
- * raid6_gen_syndrome(), raid6_xor_syndrome(), raid6_can_xor_syndrome() and
- * xor_gen() for any number of sources, which WARN outside task context
- * (hard or soft interrupt, interrupts or bottom halves disabled).  The
- * release that first carries it was not established by reading, so the
- * headers themselves are tested: the new <linux/raid/pq.h> defines
- * RAID6_MIN_DISKS, the old <linux/raid/xor.h> MAX_XOR_BLOCKS.  The new
- * branch is written from mainline's text and has not been compiled
- * (Documentation/driver-api/compat.rst).
- *
- * Both keep the old rules: 64-byte aligned buffers, lengths a multiple of
- * 512 (ECDMA_EC_FAST_PTR_ALIGN, ECDMA_EC_FAST_LEN_ALIGN), @dest of the XOR
- * accumulated into.
+ * 6.1 and 6.12 export raid6_call and xor_blocks() (<= MAX_XOR_BLOCKS
+ * sources); mainline's lib/raid rework replaces them with
+ * raid6_gen_syndrome(), raid6_xor_syndrome(), raid6_can_xor_syndrome()
+ * and xor_gen() (any number of sources), which WARN outside task context.
+ * Its first release is unknown, so we test the headers (new
+ * <linux/raid/pq.h>: RAID6_MIN_DISKS, old <linux/raid/xor.h>:
+ * MAX_XOR_BLOCKS); the new branch follows mainline's text, uncompiled
+ * (Documentation/driver-api/compat.rst).  Both need 64-byte aligned
+ * buffers and lengths a multiple of 512 (ECDMA_EC_FAST_PTR_ALIGN,
+ * ECDMA_EC_FAST_LEN_ALIGN); the XOR accumulates into @dest.
  */
 #ifndef _ECDMA_COMPAT_RAID_H
 #define _ECDMA_COMPAT_RAID_H
@@ -43,7 +36,6 @@ static inline bool ecdma_raid_lib_ctx_ok(void)
  * @disks: data blocks + 2
  * @bytes: length of every block
  * @ptrs: the data blocks, then P and Q
- *
  * Return: false when the library cannot do it here (nothing written).
  */
 static inline bool ecdma_raid6_gen(int disks, size_t bytes, void **ptrs)
@@ -61,7 +53,6 @@ static inline bool ecdma_raid6_gen(int disks, size_t bytes, void **ptrs)
  * @stop: last data block
  * @bytes: length of every block
  * @ptrs: the data blocks, then P and Q
- *
  * Return: false when the library cannot do it (nothing written).
  */
 static inline bool ecdma_raid6_xor(int disks, int start, int stop,
@@ -115,7 +106,6 @@ static inline const char *ecdma_raid6_name(void)
  * @bytes: length of every block
  * @dest: accumulated into, never one of @srcs
  * @srcs: the sources
- *
  * Context: any in which the caller may use the FPU.  Cannot fail.
  */
 static inline void ecdma_xor_lib(unsigned int count, size_t bytes,

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * What ecdma.ko offers its companion modules (ecdma_rdma.ko) beyond the
- * EC verbs API: where they add their sysfs files.
- */
+/* What ecdma.ko offers companion modules (ecdma_rdma.ko) beyond EC verbs */
 #ifndef _ECDMA_MOD_H
 #define _ECDMA_MOD_H
 

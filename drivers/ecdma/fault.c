@@ -1,19 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma fault injection, always compiled in and off by default:
- *
- *   /sys/kernel/debug/ecdma/fault_every_n    fail every Nth work request
- *                                            (0 = off)
- *   /sys/kernel/debug/ecdma/fault_rate_ppm   fail this many work requests
- *                                            per million, at random (0 = off)
- *   /sys/kernel/debug/ecdma/faults_injected  (RO) faults injected so far
- *
- * A faulted work request completes with -EIO without being executed, as a
- * failing engine would report it; its outputs are left untouched.  Every
- * WR with data (not NOP) executed by a software provider is eligible, on
- * every calc.  The dmaengine front recomputes such operations on the
- * generic path (md has no error path for async_tx); EC verbs users see
- * the error.
+ * ecdma fault injection (debugfs, off by default): fault_every_n and
+ * fault_rate_ppm fail work requests with -EIO unexecuted, as a failing
+ * engine would.  The front recomputes them (md has no error path).
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
@@ -46,10 +35,8 @@ static bool ecdma_fault_now(void)
 /**
  * ecdma_ec_fault_wr() - maybe fail a work request instead of executing it
  * @wr: a request the provider is about to execute
- *
  * Context: Any context.
- * Return: true when a fault was injected: wr->status is -EIO and the
- * request must complete without being executed.
+ * Return: true if injected: wr->status is -EIO, complete it unexecuted.
  */
 bool ecdma_ec_fault_wr(struct ecdma_ec_wr *wr)
 {
@@ -62,11 +49,8 @@ bool ecdma_ec_fault_wr(struct ecdma_ec_wr *wr)
 }
 
 /**
- * ecdma_ec_fault_init() - create the fault injection knobs in debugfs
+ * ecdma_ec_fault_init() - create the fault injection knobs (off) in debugfs
  * @dir: ecdma's debugfs directory; the files go away with it
- *
- * Injection starts off.
- *
  * Context: module init.
  */
 void ecdma_ec_fault_init(struct dentry *dir)

@@ -2,11 +2,10 @@
 /*
  * ecdma dmaengine front: private types and prototypes.
  *
- * The front is a dmaengine provider (MEMCPY, XOR, XOR_VAL, PQ, PQ_VAL,
- * INTERRUPT) for async_tx / md-raid456.  Each channel owns one EC verbs
- * calc on the CPU provider; a prep call is translated (xlate.c) into one
- * work request with its own coefficient matrix, posted in cookie order,
- * and the WR's ->done runs the dmaengine completion sequence.
+ * A dmaengine provider (MEMCPY, XOR, XOR_VAL, PQ, PQ_VAL, INTERRUPT) for
+ * async_tx / md-raid456.  Each channel owns one EC verbs calc; a prep call
+ * becomes one WR with its own coefficient matrix (xlate.c), posted in
+ * cookie order, whose ->done completes the dmaengine descriptor.
  */
 #ifndef _ECDMA_FRONT_H
 #define _ECDMA_FRONT_H
@@ -26,23 +25,18 @@
 #include "policy.h"
 #include "xlate.h"
 
-#define ECDMA_MAX_CHANS		64	/* channels at most, whatever the CPUs */
-#define ECDMA_DESC_INIT		32	/* descriptors allocated per channel at probe */
-#define ECDMA_DESC_MAX		4096	/* ... grown with GFP_NOWAIT up to this */
+#define ECDMA_MAX_CHANS		64	/* most channels, whatever the CPUs */
+#define ECDMA_DESC_INIT		32	/* descriptors per channel at probe */
+#define ECDMA_DESC_MAX		4096	/* ... grown (GFP_NOWAIT) up to this */
 /*
- * Sources a descriptor holds itself: md's operations on arrays of up to
- * 34 disks (RAID-6: disks - 2 sources).  More take an extension for
- * ECDMA_XLATE_MAX_SRC, allocated on first need and kept.  This keeps a
- * descriptor within 1 KiB (944 bytes on x86-64); one with room for 255
- * sources took 5 KiB, an 8 KiB kmalloc.
+ * Sources a descriptor holds itself (md arrays of up to 34 disks); more
+ * take an extension for ECDMA_XLATE_MAX_SRC, allocated on first need and
+ * kept, so that the common descriptor stays small.
  */
 #define ECDMA_DESC_SRC		32
 /* Alignment (log2) no operation of md meets, 1 GiB: declines it */
 #define ECDMA_ALIGN_DECLINE	30
-/*
- * A completed descriptor its client left unacked this long is reused
- * when the pool cannot grow, as a ring engine (ioat) reuses its entries.
- */
+/* a completed descriptor unacked this long is reused when the pool is full */
 #define ECDMA_UNACKED_REUSE_MS	1000
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
@@ -58,9 +52,8 @@ static inline bool ecdma_dev_dma_iommu(const struct device *dev)
 }
 
 /*
- * Cookie and callback helpers, copied with their semantics from the
- * kernel's private drivers/dma/dmaengine.h (GPL-2.0; the linux-headers
- * packages do not ship it), renamed so they can never clash with it.
+ * Cookie and callback helpers from the kernel's private
+ * drivers/dma/dmaengine.h (not in linux-headers), renamed to never clash.
  */
 
 /* dma_cookie_init() */
@@ -86,9 +79,8 @@ static inline dma_cookie_t ecdma_cookie_assign(struct dma_async_tx_descriptor *t
 }
 
 /*
- * dma_cookie_complete(): the caller serialises against other completes.
- * The kernel's BUG()s on a descriptor that was never submitted or is
- * completed twice; warn and leave the channel's cookies alone instead.
+ * dma_cookie_complete(): the caller serialises completes.  Warns, where
+ * the kernel's BUG()s, on a descriptor never submitted or completed twice.
  */
 static inline void ecdma_cookie_complete(struct dma_async_tx_descriptor *tx)
 {
@@ -107,10 +99,8 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 
 	/*
 	 * completed_cookie first: a cookie completes only after it was
-	 * assigned, so "used" read after it is never behind it.  In the
-	 * other order a submit and a completion between the two reads made
-	 * complete > used, which reads as a wrap: a completed cookie was
-	 * reported in progress (dmatest, "completion busy status").
+	 * assigned, so "used" read after it is never behind it (complete >
+	 * used would read as a wrap).
 	 */
 	complete = READ_ONCE(chan->completed_cookie);
 	/* both are written under the channel lock: its release orders them */
@@ -125,10 +115,7 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 	return dma_async_is_complete(cookie, complete, used);
 }
 
-/*
- * dmaengine_desc_get_callback_invoke(): callback_result is preferred over
- * callback, as in the kernel.
- */
+/* dmaengine_desc_get_callback_invoke(): callback_result wins */
 static inline void
 ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
 			   const struct dmaengine_result *result)
@@ -147,18 +134,14 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  * struct ecdma_chan_stats - per-CPU counters of one channel
  * @ops: completed operations per enum ecdma_op_type
  * @bytes: bytes per block of those operations
- * @errors: operations that did not run (bad address, provider error,
- *	terminate_all)
+ * @errors: operations that did not run (bad address, EC error, terminate_all)
  * @inline_progress: tx_status/issue_pending calls that ran work inline
  * @prep_full: prep calls that found no free descriptor (returned NULL)
- * @unacked_reused: completed descriptors reused although their client
- *	never acked them (ECDMA_UNACKED_REUSE_MS)
+ * @unacked_reused: completed, never acked descriptors reused
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
- * @lat: completed operations by tx_submit -> completion latency: bucket 0
- *	is < 2^ECDMA_LAT_SHIFT ns, bucket i (0 < i < last) is
- *	[2^(ECDMA_LAT_SHIFT + i - 1), 2^(ECDMA_LAT_SHIFT + i)) ns, the last
- *	bucket everything longer
+ * @lat: completions by tx_submit latency: bucket i < 2^(ECDMA_LAT_SHIFT + i)
+ *	ns (and above the previous bound), the last one unbounded
  */
 struct ecdma_chan_stats {
 	u64 ops[ECDMA_OP_NR];
@@ -187,10 +170,13 @@ struct ecdma_ram_range {
  * @idx: channel index, for messages (dmaengine's name may be gone)
  * @calc: calc on the CPU provider; its WR queue is the channel's queue
  * @stats: per-CPU counters
- * @fb_calc: calc on the CPU provider recomputing, synchronously, the
- *	operations @calc failed; used only from the WR completions of @calc,
- *	which the calc's ownership serializes, so it needs no lock
- * @lock: see below
+ * @fb_calc: calc recomputing synchronously what @calc failed; used only
+ *	from @calc's WR completions, which are serialized: no lock
+ * @lock: guards the lists, @nr_desc, @nr_pending, the cookies (assigned
+ *	and completed in queue order) and the feed of chan.local.  Held
+ *	across ecdma_ec_post(), so no preempted task leaves a post half
+ *	done; never across ecdma_ec_progress() or a client callback.
+ *	irqsave: prep may run with IRQs off
  * @free: completed and acked descriptors, ready for prep
  * @submitted: cookie assigned, not yet posted, in cookie order
  * @posted: posted to @calc, ->done not run yet, in cookie order
@@ -198,18 +184,13 @@ struct ecdma_ram_range {
  * @completed: completed, waiting for the client's ack
  * @all: every descriptor of the channel (ecdma_desc.all_node)
  * @nr_desc: descriptors on @all
- * @nr_pending: descriptors submitted and not retired (their callback, if
- *	any, has not returned yet)
- * @starved: a prep found no descriptor; the next issue_pending runs the
- *	queued work inline whatever inline_issue says, so that a client
- *	retrying prep with preemption off (async_tx) makes progress
- * @pinned: the user set the worker's CPU (chan<N>/cpu); the offload
- *	policy does not move it
- * @private: held by a client of its own (DMA_PRIVATE at
- *	alloc_chan_resources); guarded by front->cfg_lock
+ * @nr_pending: descriptors submitted and not retired (callback returned)
+ * @starved: a prep found no descriptor: the next issue_pending runs work
+ *	inline, so async_tx retrying prep with preemption off progresses
+ * @pinned: the user set the worker's CPU; the offload policy keeps it
+ * @private: held by a DMA_PRIVATE client; guarded by front->cfg_lock
  * @cb_tasklet: delivers @callbacks, in order, outside the clients' calls
- * @active: a client holds the channel (between alloc_chan_resources and
- *	free_chan_resources); guarded by front->cfg_lock
+ * @active: a client holds the channel; guarded by front->cfg_lock
  */
 struct ecdma_chan {
 	struct dma_chan chan;
@@ -219,16 +200,7 @@ struct ecdma_chan {
 	struct ecdma_chan_stats __percpu *stats;
 	struct ecdma_ec_calc *fb_calc;
 
-	/*
-	 * Guards the descriptor lists, @nr_desc, @nr_pending, the channel's
-	 * cookies (chan.cookie, chan.completed_cookie, assigned and
-	 * completed in queue order) and the feed of chan.local.  Held
-	 * across ecdma_ec_post() (so that posting is one atomic step that no
-	 * preempted task can leave half done), never across
-	 * ecdma_ec_progress() or a client callback.  Taken with irqsave:
-	 * prep may run with IRQs off.
-	 */
-	spinlock_t lock;
+	spinlock_t lock;	/* see @lock above */
 	struct list_head free;
 	struct list_head submitted;
 	struct list_head posted;
@@ -262,8 +234,7 @@ struct ecdma_desc_big {
  * @all_node: on @ch->all
  * @result: VAL ops: where the sum_check_flags result goes
  * @res: the result its callback gets
- * @err: the operation could not be run (bad address, rejected by the
- *	provider); it runs as a NOP
+ * @err: could not be run (bad address, provider rejected): runs as a NOP
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @retired: jiffies when it went on @ch->completed, unacked
  * @aborted: terminate_all: completes without callback
@@ -272,8 +243,7 @@ struct ecdma_desc_big {
  * @x: the translated operation; @mem points into it
  * @src_data: room for @x's sources, up to ECDMA_DESC_SRC
  * @src_mat: and their coefficients
- * @big: room for up to ECDMA_XLATE_MAX_SRC, or NULL: once an operation
- *	needed it, kept until the descriptor is freed
+ * @big: room for up to ECDMA_XLATE_MAX_SRC, or NULL; kept once allocated
  */
 struct ecdma_desc {
 	struct dma_async_tx_descriptor txd;
@@ -309,22 +279,25 @@ struct ecdma_debugfs;
  *	tunable, read locklessly
  * @calc_k: data blocks of the calcs, the most sources of one operation
  * @calc_matrix: the calcs' own calc_k x 2 matrix
- * @core_stats: chan->local (dmaengine's per-CPU stats) may be fed;
- *	cleared before unregistering, read under the channel lock
- * @inline_issue: issue_pending also runs queued work inline (tx_status
- *	always does); sysfs tunable, read locklessly
- * @align: the copy/xor/pq alignment the provider needs (log2)
- * @nr_private: channels held by clients of their own (DMA_PRIVATE): the
- *	copy alignment is @align while there are any, else the decline
- *	value (dma.c); guarded by @cfg_lock
- * @policy: the offload policy's state, private to policy.c
+ * @core_stats: chan->local may be fed; cleared before unregistering, read
+ *	under the channel lock
+ * @inline_issue: issue_pending also runs queued work inline; sysfs
+ *	tunable, read locklessly
+ * @align: the copy/xor/pq alignment the provider needs (log2); set at probe
+ * @nr_private: channels held by DMA_PRIVATE clients: copies use @align
+ *	only while there are any (dma.c); guarded by @cfg_lock
+ * @policy: the offload policy's state, private to policy.c (policy.h)
  * @sysfs: sysfs counters (sysfs.c)
  * @dbg: debugfs state (debugfs.c), or NULL
- * @closing: ecdma_front_rechannel() is unregistering the front: clients
- *	cannot take channels any more; guarded by @cfg_lock
+ * @closing: ecdma_front_rechannel() is unregistering: no new clients;
+ *	guarded by @cfg_lock
  * @ram: System RAM at probe, sorted, merged: [start, end) pairs
  * @nr_ram: ranges in @ram
- * @cfg_lock: see below
+ * @cfg_lock: serialises configuration changes that need idle channels
+ *	(sysfs caps/, algo, chan<N>/provider) against clients taking a
+ *	channel: guards every chans[i].active, the swap of chans[i].calc and
+ *	our writes of dma.cap_mask after registration (caps/ stores vs. the
+ *	policy's DMA_ASYNC_TX switches, ecdma_front_set_async_tx())
  * @nr_chans: channels in @chans
  * @chans: the channels
  */
@@ -340,24 +313,14 @@ struct ecdma_front {
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 	bool core_stats;
 	bool inline_issue;
-	/* copies (dma.c): @align set at probe, @nr_private under @cfg_lock */
 	enum dmaengine_alignment align;
 	unsigned int nr_private;
-	/* owned by policy.c; the rest of the front calls it (policy.h) */
 	struct ecdma_policy policy;
 	struct ecdma_sysfs *sysfs;
 	struct ecdma_debugfs *dbg;
 	struct ecdma_ram_range *ram;
 	unsigned int nr_ram;
-	/*
-	 * Serialises configuration changes that need idle channels (sysfs
-	 * stores of caps/, algo, chan<N>/provider) against clients taking a
-	 * channel: guards every chans[i].active and the swap of chans[i].calc.
-	 * Also guards our writes of dma.cap_mask after registration: the
-	 * caps/ stores against the policy's table switches (DMA_ASYNC_TX
-	 * with policy.withdrawn, ecdma_front_set_async_tx()).
-	 */
-	struct mutex cfg_lock;
+	struct mutex cfg_lock;	/* see @cfg_lock above */
 	bool closing;
 	unsigned int nr_chans;
 	struct ecdma_chan chans[];
@@ -391,9 +354,8 @@ void ecdma_front_ram_exit(struct ecdma_front *front);
 int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len);
 
 /*
- * Turn @d's WR into a NOP that completes its cookie in order: no memory,
- * no matrix, and no flags (a NOP that kept ECDMA_EC_WR_ACCUMULATE would be
- * refused by every post, for ever).
+ * Turn @d's WR into a NOP that still completes its cookie in order; no
+ * flags: a NOP with ECDMA_EC_WR_ACCUMULATE is refused by every post.
  */
 static inline void ecdma_desc_nop(struct ecdma_desc *d)
 {
@@ -421,11 +383,9 @@ void ecdma_dma_set_ops(struct dma_device *dma);
  * @front: the registered front
  * @on: set DMA_ASYNC_TX, else clear it
  *
- * The one writer of DMA_ASYNC_TX after registration: the policy leaving
- * or re-entering async_tx's channel table, and the caps/ stores; cfg_lock
- * orders the two.  dmaengine's own DMA_PRIVATE updates of the mask are
- * atomic bitops, as these are.  It reads the bit when it next rebuilds
- * its channel tables.
+ * The one writer of DMA_ASYNC_TX after registration (the policy and the
+ * caps/ stores, ordered by cfg_lock); atomic bitops, like dmaengine's own
+ * DMA_PRIVATE updates.  dmaengine reads it at its next table rebuild.
  *
  * Context: holds front->cfg_lock.
  */

@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * GF(2^8) arithmetic and coding matrices for ecdma.
- *
- * The field is GF(2)[x] / (x^8 + x^4 + x^3 + x^2 + 1), polynomial 0x11d,
- * generator {02}: the field of lib/raid6, ISA-L and jerasure (w = 8), so
- * our parity is byte-compatible with theirs.
- *
- * Pure code: builds unchanged in the kernel and in selftests/unit.
- *
- * All matrices use the EC verbs layout of include/ecdma/ec.h: an encode
- * matrix is k x m row-major, matrix[i * m + j] = coefficient of data block
- * i in code block j; the identity part of the systematic code is implicit.
+ * GF(2^8) arithmetic and coding matrices for ecdma; builds unchanged in the
+ * kernel and in selftests/unit.  Polynomial 0x11d, generator {02}: the field
+ * of lib/raid6, ISA-L and jerasure, so parity is byte-compatible with them.
+ * Matrices use the EC verbs layout (include/ecdma/ec.h): k x m row-major,
+ * matrix[i * m + j] = coefficient of data i in code j, identity implicit.
  */
 #ifndef _ECDMA_GF_H
 #define _ECDMA_GF_H
@@ -41,8 +35,7 @@ static inline u8 ecdma_gf_mul(u8 a, u8 b)
  * ecdma_gf_inv() - multiplicative inverse
  * @a: field element
  *
- * Return: b with a * b = 1, or 0 for a == 0 (which has no inverse; the
- * same convention as ISA-L's gf_inv()).
+ * Return: b with a * b = 1, or 0 for a == 0 (as ISA-L's gf_inv()).
  */
 static inline u8 ecdma_gf_inv(u8 a)
 {
@@ -54,18 +47,13 @@ static inline u8 ecdma_gf_inv(u8 a)
 u8 ecdma_gf_pow2(int e);
 
 /*
- * Scratch sizes, in bytes, good for every valid k and m: small and fixed so
- * they can be allocated once per calc context.  ecdma_gf_invert_matrix()
- * takes n * n bytes.
+ * Scratch bytes for any valid k and m, fixed so that a calc context
+ * allocates them once.  ecdma_gf_invert_matrix() takes n * n bytes.
  */
 #define ECDMA_GF_MDS_SCRATCH	(ECDMA_EC_MAX_M * (ECDMA_EC_MAX_M + 1))
 #define ECDMA_GF_DECODE_SCRATCH	(3 * ECDMA_EC_MAX_M * ECDMA_EC_MAX_M)
 
-/*
- * ecdma_gf_matrix_is_mds() refuses (returns false) when it would have to
- * examine more square submatrices than this; see ecdma_gf_mds_minors().
- * Roughly 0.1 s of CPU at the limit.
- */
+/* ecdma_gf_matrix_is_mds() returns false above this many submatrices */
 #define ECDMA_GF_MDS_MAX_MINORS	BIT_ULL(22)
 
 int ecdma_gf_gen_matrix(enum ecdma_ec_matrix_type type, int k, int m,

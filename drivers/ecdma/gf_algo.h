@@ -1,23 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma GF(2^8) compute kernels behind an algorithm table, in the manner of
- * lib/raid6's struct raid6_calls: every implementation (generic C here,
- * SIMD ones later) fills one const struct ecdma_gf_algo, and callers pick
- * one with ecdma_gf_algo_find() and then call through it.
- *
- * Contract every implementation keeps (the unit tests check it):
- *  - any alignment of every pointer, any len >= 1 (tails handled); the
- *    SIMD algos use unaligned loads and stores throughout and need no
- *    alignment for speed either;
- *  - alias-safe: an output may be the very same buffer as an input (XOR
- *    into src[0], RAID-6 Q over a source, in-place multiply); the result is
- *    as if all inputs were read before any output was written.  Partial
- *    overlap (same memory at a different offset) is NOT supported, and two
- *    outputs must not overlap each other;
- *  - k up to ECDMA_EC_MAX_K (255), m up to ECDMA_EC_MAX_M (16);
- *  - every coefficient works, 0 and 1 included;
- *  - no allocation, no sleeping: callable from any context (SIMD ones only
- *    between kernel_fpu_begin() and kernel_fpu_end(), see @fpu).
+ * ecdma GF(2^8) kernels behind an algorithm table (as lib/raid6's struct
+ * raid6_calls), picked with ecdma_gf_algo_find().  Every implementation
+ * takes any alignment, len >= 1, k <= 255, m <= 16 and any coefficient; an
+ * output may be exactly an input (as if all inputs were read first), but
+ * partial or output-output overlap is not supported; it neither allocates
+ * nor sleeps (SIMD ones run inside kernel_fpu_begin/end(), see @fpu).  The
+ * unit tests check this contract.
  */
 #ifndef _ECDMA_GF_ALGO_H
 #define _ECDMA_GF_ALGO_H
@@ -29,20 +18,15 @@
  * @name: short unique name ("generic", "avx2", ...)
  * @usable: true when this CPU can run it; NULL means always
  * @priority: higher wins in ecdma_gf_algo_find(NULL)
- * @fpu: @encode and @xor use SIMD registers; in the kernel the caller
- *	wraps them in kernel_fpu_begin()/kernel_fpu_end() (keeping each
- *	section short) and falls back to a non-@fpu algo when
- *	!irq_fpu_usable().  @prep never needs the FPU.
+ * @fpu: @encode and @xor use SIMD registers: callers wrap them in short
+ *	kernel_fpu_begin()/end() sections, or use a non-@fpu algo when
+ *	!irq_fpu_usable(); @prep never needs the FPU
  * @tbl_bytes: bytes of precomputed table per coefficient
- * @prep: turn a k x m verbs-layout matrix (matrix[i * m + j] = coefficient
- *	of input i in output j) into this algo's tables, k * m * @tbl_bytes
- *	bytes.  The table of coefficient (i, j) is at
- *	tbls + (j * k + i) * @tbl_bytes, ISA-L's ec_init_tables() order.
- * @encode: out[j] = (ECDMA_GF_ACC ? out[j] : 0) ^ sum_i c(i, j) * in[i] over
- *	@len bytes, for j < m, with tables from @prep of the same algo (or
- *	of an algo with the same @tbl_bytes format); @flags: ECDMA_GF_*
- * @xor: out = (ECDMA_GF_ACC ? out : 0) ^ in[0] ^ ... ^ in[k - 1], @len
- *	bytes; @flags as for @encode
+ * @prep: matrix[i * m + j] (input i, output j) to k * m tables, that of
+ *	(i, j) at tbls + (j * k + i) * @tbl_bytes (ISA-L's ec_init_tables())
+ * @encode: out[j] = (ECDMA_GF_ACC ? out[j] : 0) ^ sum_i c(i, j) * in[i],
+ *	tables from @prep of an algo of this @tbl_bytes format; ECDMA_GF_*
+ * @xor: out = (ECDMA_GF_ACC ? out : 0) ^ in[0] ^ ... ^ in[k - 1]
  */
 struct ecdma_gf_algo {
 	const char *name;
@@ -58,22 +42,16 @@ struct ecdma_gf_algo {
 };
 
 /*
- * @flags of ->encode() and ->xor().  ECDMA_GF_NT is a hint for outputs
- * that are not in the cache and will not be read soon (big blocks):
- * non-temporal stores, which skip the read-for-ownership of every output
- * line.  An algo may ignore it; SIMD algos use it where the outputs are
- * vector aligned and fence the stores before they return.  In cache NT
- * stores cost throughput, so callers set it by block-size class, as
- * measured at load (gf_cal.c).
+ * ECDMA_GF_NT: outputs uncached and not read soon, so NT stores skip the
+ * read for ownership (in cache they cost, hence gf_cal.c).  Algos may
+ * ignore it; SIMD ones use it on aligned outputs and fence before return.
  */
 #define ECDMA_GF_ACC	0x1	/* XOR into the outputs, do not overwrite */
 #define ECDMA_GF_NT	0x2	/* non-temporal stores of the outputs */
 
 /*
- * Block-size classes: whether NT stores and the kernel's own lib/raid6 or
- * xor_blocks() are faster depends on the host and on the block size, so
- * the CPU provider measures each class at load (gf_cal.c) instead of
- * using one threshold tuned on one machine.
+ * Block-size classes: whether NT stores or lib/raid6 and xor_blocks() win
+ * depends on host and block size, so gf_cal.c measures each class at load.
  */
 enum ecdma_gf_cls {
 	ECDMA_GF_CLS_4K,	/* up to 4 KiB: md's pages */
@@ -91,10 +69,7 @@ static inline enum ecdma_gf_cls ecdma_gf_cls(size_t len)
 	return len <= 65536 ? ECDMA_GF_CLS_64K : ECDMA_GF_CLS_BIG;
 }
 
-/*
- * The CPU provider's nt_threshold before anyone sets one; it applies only
- * once nt_threshold is set to a number instead of "auto".
- */
+/* Default of the CPU provider's nt_threshold; used only when not "auto". */
 #define ECDMA_GF_NT_MIN_DEFAULT	65536
 
 /* What a kernel call computes, for the store policy of each class. */
@@ -110,20 +85,13 @@ enum ecdma_gf_kind {
  * @len: bytes per block of the whole request (not of one piece of it)
  * @acc: accumulate into the outputs
  * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_kmin
- * @nt_kmin: per class (ecdma_gf_cls()): NT stores from this many inputs
- *	on (0: never); NULL for none
+ * @nt_kmin: per ecdma_gf_cls(): NT from this many inputs (0: never), or NULL
  * @nin: inputs
  * @cached: the outputs are taken to be in the cache (ecdma_gf_reused())
  *
- * Never NT when accumulating: the outputs are read first anyway, so there
- * is no read-for-ownership to save, and NT stores would push the just-read
- * lines out of the cache (make bench: update of 64 KiB blocks in cache
- * ran at 0.3x with them).  The number of inputs matters because NT
- * stores send every output to memory even when the inputs are in the
- * cache: with few inputs per output the memory's write bandwidth caps
- * them (gf_cal.c).  Never NT for outputs in the cache (@cached): the
- * next reader would go to memory for them.  A fixed @nt_min (the CPU
- * provider's nt_threshold set to a number) is obeyed as set.
+ * Never NT when accumulating (NT would evict the just-read outputs) nor
+ * for @cached outputs (their reader would miss); with few inputs, memory
+ * write bandwidth caps NT stores (@nt_kmin).  A fixed @nt_min is obeyed.
  *
  * Return: ECDMA_GF_* flags.
  */
@@ -144,15 +112,10 @@ static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
 }
 
 /*
- * Are a request's outputs still in the cache?  NT stores pay on outputs
- * that are not (no read for ownership of their lines) and lose up to 3x
- * on outputs that are, and the block size does not tell which.  The
- * engine cannot ask the cache, but it knows where it wrote: outputs it
- * wrote less than a window of its own traffic ago (about the size of the
- * last-level cache) are taken as cached, the way glibc's memcpy keeps
- * regular stores below a threshold derived from the shared cache.  One
- * small table per execution context of the last requests' first
- * outputs; a wrong guess costs speed, never a result.
+ * NT stores pay on uncached outputs and lose on cached ones, which block
+ * size does not tell: outputs written within a window of the context's own
+ * traffic (about the LLC, as glibc sizes its NT threshold) count as
+ * cached.  A wrong guess costs speed, never a result.
  */
 #define ECDMA_GF_REUSE_SLOTS	16
 
@@ -171,8 +134,7 @@ struct ecdma_gf_reuse {
 /**
  * ecdma_gf_reused() - note a request, and whether its outputs are cached
  * @r: the context's table
- * @window: bytes of traffic within which outputs count as cached; 0:
- *	never
+ * @window: bytes of traffic within which outputs count as cached; 0: never
  * @out: the request's first output block
  * @bytes: bytes the request reads and writes
  *
@@ -203,10 +165,9 @@ static inline bool ecdma_gf_reused(struct ecdma_gf_reuse *r, u64 window,
 }
 
 /*
- * Split-nibble tables, the shape of ISA-L's gf_vect_mul_init() and of the
- * kernel's raid6_vgfmul: 16 bytes lo[x] = c * x, then 16 bytes
- * hi[x] = c * (x << 4), so c * b = lo[b & 15] ^ hi[b >> 4].  pshufb-based
- * SIMD kernels use the same tables and so can share ecdma_gf_prep_nibble().
+ * Split-nibble tables as ISA-L's gf_vect_mul_init() and raid6_vgfmul:
+ * lo[x] = c * x, then hi[x] = c * (x << 4), 16 bytes each, so
+ * c * b = lo[b & 15] ^ hi[b >> 4]; pshufb kernels share them.
  */
 #define ECDMA_GF_NIBBLE_TBL_BYTES	32
 

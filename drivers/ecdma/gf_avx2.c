@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma GF(2^8) kernels, AVX2: vpshufb on split-nibble tables (ISA-L's
- * 32-byte layout, shared with the generic algo), 32-byte vectors, two per
- * step (1.3x faster than one here), dot product over up to 4 outputs per
- * pass.  See gf_simd_tmpl.h.
+ * ecdma GF(2^8) kernels, AVX2: vpshufb on the split-nibble tables shared
+ * with the generic algo, two 32-byte vectors per step.  See gf_simd_tmpl.h.
  */
 #include "ecdma_compat.h"
 #include "gf_algo.h"

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma GF(2^8) kernels, AVX-512BW: vpshufb on split-nibble tables (ISA-L's
- * 32-byte layout, shared with the generic algo), 64-byte vectors, masked
- * loads for tails.  See gf_simd_tmpl.h.  Four vectors per output in a
- * step, measured 12% faster than two with three or four outputs (make
- * bench); under KASAN_STACK the redzones around what spills pass the debug
- * kernel's 3 KiB frame limit, so there three or four outputs take two.
+ * ecdma GF(2^8) kernels, AVX-512BW: vpshufb on the split-nibble tables
+ * shared with the generic algo, 64-byte vectors, masked tail loads.  Four
+ * vectors per output per step; under KASAN_STACK the redzones of the
+ * spills would pass the debug kernel's frame limit, so three or four
+ * outputs take two there.  See gf_simd_tmpl.h.
  */
 #include "ecdma_compat.h"
 #include "gf_algo.h"

@@ -2,37 +2,12 @@
 /*
  * Calibration of the CPU engine's store policy and fast paths (gf_cal.h).
  *
- * For every block-size class (4 KiB, 64 KiB, ECDMA_GF_CAL_BIG standing
- * for anything larger) and every kind of operation (XOR, exact RAID-6
- * P+Q, general RS), each candidate (lib/raid6 or xor_blocks(), the GF
- * algo with regular stores, with non-temporal stores) is timed cache hot
- * (the same stripe again) and cold (stripes just flushed from every
- * cache), ECDMA_GF_CAL_DISKS data blocks, called the way the executor
- * calls it (pieces, one FPU section each).  Rounds interleave the
- * candidates, so a slow moment hits all of them alike, and each keeps its
- * best.  The engine tells per request whether its outputs are cached
- * (ecdma_gf_reused()), so the choices for cached outputs follow the hot
- * numbers and the others the cold ones.
- *
- * NT stores send every output to memory, even when the inputs come from
- * the cache, so when the outputs are written faster than memory takes
- * them they cap the throughput: P+Q of 4 data blocks in cache ran at 0.73x
- * with them on Zen 4, of 10 blocks at 0.96x; RS(4,3) at 0.57x.  So the NT
- * choice, made for the measured shape (8 inputs; 1, 2, 4 outputs), also
- * gets a least number of inputs (@nt_kmin).  In cache a kernel runs at
- * about S * m0 / m for m outputs (S and m0: the measured shape's hot
- * regular speed and outputs; P+Q and XOR have one m), so it writes
- * S * m0 / k bytes of output per byte of data: independent of m.  With W
- * the NT write speed (a hot copy with NT stores) and g = cold NT / cold
- * regular, NT pays while g * W >= S * m0 / k, i.e. k >= m0 * S / (g * W).
- *
- * Why: make bench found NT stores winning 1.1-1.4x on DRAM-resident big
- * blocks on one host and losing 0.6x on cache-hot ones on another, and
- * lib/raid6 ahead of or behind the GF algo depending on the block size;
- * no threshold fixed on one machine holds on the next.
- *
- * Pure code: no clock, cache flush or FPU of its own (struct
- * ecdma_gf_cal_env), no allocation.
+ * Per block-size class and kind (XOR, P+Q, RS), each candidate (lib/raid6
+ * or xor_blocks(), the GF algo with regular or NT stores) is timed hot and
+ * cold, called as the executor calls it: no fixed threshold holds across
+ * hosts.  Rounds interleave the candidates so a slow moment hits all alike;
+ * each keeps its best.  Clock, cache flush and FPU sections come from
+ * struct ecdma_gf_cal_env; nothing is allocated.
  */
 #include "ecdma_compat.h"
 #include "gf.h"
@@ -183,10 +158,7 @@ static u32 cal_measure(const struct cal_run *r, enum ecdma_gf_cls cls,
 		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
 }
 
-/*
- * MB/s written by a hot copy with NT stores (the algo's XOR of one
- * input): how fast NT outputs leave when the inputs are in the cache.
- */
+/* a hot NT copy (XOR of one input): how fast NT outputs leave the CPU */
 static void cal_copy_nt(const struct cal_run *r, const u8 *in, u8 *out,
 			size_t b)
 {
@@ -243,8 +215,7 @@ static void cal_round(const struct cal_run *r, u8 *buf,
  * ecdma_gf_cal_init() - a calibration that has not run
  * @cal: reset to the choices of an unmeasured host
  *
- * The kernel's own code for P+Q and XOR, as before there was a
- * calibration, and regular stores everywhere.
+ * The kernel's own code for P+Q and XOR, regular stores everywhere.
  */
 void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
 {
@@ -260,7 +231,13 @@ void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
 	cal->lib_xor_cold = ECDMA_GF_CLS_ALL;
 }
 
-/* m0 * S / (g * W), rounded up (file comment); 1 without W, 255 at most */
+/*
+ * NT stores send every output to memory, so with few inputs per output the
+ * memory caps them.  Hot, a kernel writes S * m0 / k bytes per byte of data
+ * (S, m0: hot regular MB/s and outputs of the measured shape); with W the
+ * hot NT copy speed and g = cold NT / cold regular, NT pays while
+ * k >= m0 * S / (g * W), rounded up here; 1 without W, 255 at most.
+ */
 static u8 cal_kmin(const struct ecdma_gf_cal *cal, int kind, u32 (*m)[2])
 {
 	u64 num = (u64)cal_outs(kind) * m[ECDMA_GF_CAL_REG][0] *
@@ -277,10 +254,8 @@ static u8 cal_kmin(const struct ecdma_gf_cal *cal, int kind, u32 (*m)[2])
  * ecdma_gf_reuse_window() - how much traffic an output stays cached for
  * @llc: bytes of the last-level cache; 0: unknown
  *
- * Three quarters of it, as glibc's non-temporal threshold takes of the
- * shared cache: the inputs and other users share it too.
- *
- * Return: bytes.
+ * Return: bytes: 3/4 of @llc, as glibc's NT threshold, since inputs and
+ * other users share the cache.
  */
 u64 ecdma_gf_reuse_window(u64 llc)
 {
@@ -291,13 +266,10 @@ u64 ecdma_gf_reuse_window(u64 llc)
  * ecdma_gf_cal_decide() - choose from the measurements
  * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
  *
- * Per class and kind, for outputs in the cache: lib/raid6 or
- * xor_blocks() when measured and at least as fast hot as the GF algo with
- * regular stores.  For the others: NT stores when the GF algo is faster
- * with them cold, from @nt_kmin inputs on, lib/raid6 or xor_blocks()
- * when at least as fast cold as the GF algo with that store kind; for 4
- * KiB blocks as for cached ones (the engine takes them all as cached: a
- * page is cheap to keep and md's parity is read again soon).
+ * Per class and kind: for cached outputs, the kernel's code when at least
+ * as fast hot as the GF algo; for others, NT when faster cold (from
+ * @nt_kmin inputs), then the kernel's code when at least as fast cold.
+ * 4 KiB outputs count as cached: md reads its parity pages again soon.
  */
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 {
@@ -349,7 +321,7 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
  * @cal: the result; on error as ecdma_gf_cal_init() leaves it
  *
  * Context: wherever @algo and @env's hooks may run; @env->resched between
- * measurements.  About 60 MB of data per round (3-4 ms at 20-30 GB/s).
+ * measurements.
  * Return: 0, or -EINVAL when @env lacks a clock or a flush.
  */
 int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,

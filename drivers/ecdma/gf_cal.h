@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Calibration of the CPU engine's store policy and fast paths, per
- * block-size class (gf_algo.h): NT or regular stores, and lib/raid6 or
- * xor_blocks() against the GF algo, measured on the running host, cache
- * hot and cold.  Pure code: the CPU provider runs it at load with the
- * kernel's clock, cache flush and FPU sections (prov_cpu_cal.c), make
- * bench runs the very same code in userspace to show what the engine
- * would choose there, and the unit tests check the decisions.
+ * Calibration of the CPU engine per block-size class: NT or regular
+ * stores, lib/raid6 or xor_blocks() or the GF algo, measured on the host,
+ * cache hot and cold.  Pure code: prov_cpu_cal.c runs it at load with the
+ * kernel's clock, flush and FPU sections; make bench runs it in userspace
+ * and the unit tests check its decisions.
  */
 #ifndef _ECDMA_GF_CAL_H
 #define _ECDMA_GF_CAL_H
@@ -26,9 +24,8 @@
 #define ECDMA_GF_CAL_TBL_BYTES	\
 	((2 + ECDMA_GF_CAL_OUTS) * ECDMA_GF_CAL_DISKS * ECDMA_GF_NIBBLE_TBL_BYTES)
 /*
- * The reuse window when the CPU reports no cache sizes: about a small
- * server's L3.  Too small a window only costs NT stores their gain on
- * outputs that are not cached.
+ * Reuse window when the CPU reports no cache sizes (a small server's L3);
+ * too small only forgoes NT gains on uncached outputs.
  */
 #define ECDMA_GF_REUSE_DEFAULT	(8ULL << 20)
 
@@ -37,8 +34,7 @@
 
 /**
  * enum ecdma_gf_cal_way - the candidates for one kind of operation
- * @ECDMA_GF_CAL_LIB: lib/raid6's gen_syndrome (P+Q) or xor_blocks() (XOR),
- *	called as the executor calls them; none for RS
+ * @ECDMA_GF_CAL_LIB: lib/raid6 (P+Q) or xor_blocks() (XOR); none for RS
  * @ECDMA_GF_CAL_REG: the GF algo with regular stores
  * @ECDMA_GF_CAL_NT: the GF algo with non-temporal stores
  * @ECDMA_GF_CAL_WAYS: number of candidates
@@ -53,17 +49,12 @@ enum ecdma_gf_cal_way {
 /**
  * struct ecdma_gf_cal_env - what a calibration needs from where it runs
  * @now_ns: a monotonic clock, in ns
- * @flush: write back and evict @len bytes at @p from every cache level
- *	(clflush), so that the next access comes from memory
- * @fpu: enter (@on) or leave a SIMD section (kernel_fpu_begin/end());
- *	NULL where none is needed
- * @pq_lib: lib/raid6's gen_syndrome(disks, bytes, ptrs) (raid6_call);
- *	NULL: not measured
- * @xor_lib: xor_blocks(count, bytes, dest, srcs) for up to @xor_max
- *	sources; NULL: not measured
+ * @flush: evict @len bytes at @p from every cache level (clflush)
+ * @fpu: enter (@on) or leave a SIMD section; NULL where none is needed
+ * @pq_lib: raid6_call.gen_syndrome(disks, bytes, ptrs); NULL: not measured
+ * @xor_lib: xor_blocks(count, bytes, dest, srcs); NULL: not measured
  * @xor_max: most sources @xor_lib takes at once
- * @piece: bytes of all blocks per call, as the executor splits a request
- *	over its sections (xc_range()); 0: whole blocks
+ * @piece: bytes of all blocks per call, as xc_range() splits; 0: whole
  * @llc: bytes of the last-level cache (ecdma_simd_llc_bytes()); 0: unknown
  * @max_ns: no new round starts after this long (the first always runs)
  * @resched: called between measurements (cond_resched()), or NULL
@@ -87,27 +78,19 @@ struct ecdma_gf_cal_env {
  * @done: it ran
  * @rounds: rounds measured
  * @block: the block size measured for each class
- * @mbps: [class][kind][way][0: hot, 1: cold]: best MB/s of data
- *	(ECDMA_GF_CAL_DISKS blocks) over the rounds; 0: not measured
- * @lib_pq: bit c: lib/raid6 computes exact P+Q of class c when the
- *	outputs are in the cache (ecdma_gf_reused())
- * @lib_xor: bit c: xor_blocks() computes XOR of class c, outputs cached
+ * @mbps: [class][kind][way][hot, cold]: best MB/s of data; 0: not measured
+ * @lib_pq: bit c: lib/raid6 does P+Q of class c, outputs cached
+ * @lib_xor: bit c: xor_blocks() does XOR of class c, outputs cached
  * @lib_pq_cold: as @lib_pq, for outputs that are not
  * @lib_xor_cold: as @lib_xor, for outputs that are not
- * @nt: [kind]: bit c: for the measured shape, the GF algo is better off
- *	writing blocks of class c with non-temporal stores
- * @nt_wr: MB/s the GF algo writes with NT stores while its input is in
- *	the cache (a copy); 0: not measured
- * @nt_kmin: [kind][class]: NT stores from this many inputs on
- *	(ecdma_gf_flags()); 0 where @nt is clear
+ * @nt: [kind]: bit c: NT stores pay for class c
+ * @nt_wr: MB/s of GF algo NT writes of cached input; 0: not measured
+ * @nt_kmin: [kind][class]: NT from this many inputs on; 0 where @nt clear
  * @llc: @env's last-level cache, bytes; 0: unknown
- * @reuse_window: outputs written less than this many bytes of traffic
- *	ago are taken as cached (ecdma_gf_reused())
+ * @reuse_window: traffic window of ecdma_gf_reused(), bytes
  *
- * The engine tells per request whether the outputs are in the cache
- * (ecdma_gf_reused()), so every choice is made twice, on the hot
- * measurements for those that are and on the cold ones for the rest
- * (ecdma_gf_cal_decide()).
+ * Each choice is made twice, from the hot and from the cold measurements,
+ * as the engine knows per request whether outputs are cached.
  */
 struct ecdma_gf_cal {
 	bool done;

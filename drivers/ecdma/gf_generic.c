@@ -2,23 +2,13 @@
 /*
  * Generic C GF(2^8) kernels for ecdma, and the algorithm table.
  *
- * Dot-product shape (see performance.md 1.1): each 64-byte chunk of every
- * input is read once and folded into per-output accumulators, and each
- * output chunk is written once.  Reading a whole chunk of every input
- * before writing any output chunk is also what makes the kernels safe when
- * an output is the same buffer as an input.
- *
- * The kernel is built without SSE, so this is 64-bit SWAR in general
- * registers: doubling 8 bytes at once is a handful of ALU ops (gen_mul2()),
- * and c * x is the XOR of the x * 2^b for the bits b set in c.  That beat
- * byte-wise split-nibble lookups by about 3x here.  Coefficient 0 is
- * skipped, 1 is a plain XOR and RAID-6 Q style outputs use Horner's rule.
- *
- * The tables are still ISA-L's 32-byte split-nibble ones
- * (ecdma_gf_prep_nibble()) so that pshufb-based SIMD algos share this prep;
- * generic only reads the coefficient back from them (lo[1] == c).
- *
- * Pure code, no FPU: builds unchanged in selftests/unit.
+ * Dot product: each 64-byte chunk of every input is read once into
+ * per-output accumulators before any output chunk is written, which also
+ * makes an output aliasing an input safe.  No SSE in the kernel, so 64-bit
+ * SWAR: c * x is the XOR of the doublings x * 2^b for the bits b of c,
+ * faster than byte-wise nibble lookups.  The tables stay ISA-L's
+ * split-nibble ones, shared with the pshufb algos; generic reads c back
+ * (lo[1] == c).  No FPU: builds unchanged in selftests/unit.
  */
 #include "ecdma_compat.h"
 #include "gf.h"
@@ -28,7 +18,7 @@
 #endif
 
 #define GEN_CHUNK	64
-#define GEN_WORDS	8	/* the gen_*() helpers below are written for 8 */
+#define GEN_WORDS	8	/* the gen_*() helpers are written for 8 */
 
 /* Unaligned-safe; a constant-size memcpy() compiles to one mov. */
 static __always_inline u64 gen_load64(const u8 *p)
@@ -60,9 +50,8 @@ void ecdma_gf_nibble_tbl(u8 c, u8 *tbl)
  * @matrix: k x m, verbs layout (matrix[i * m + j])
  * @k: inputs
  * @m: outputs
- * @tbls: k * m * ECDMA_GF_NIBBLE_TBL_BYTES out; the table of (i, j) is at
- *	(j * k + i) * 32, so the result is byte-equal to ISA-L's
- *	ec_init_tables(k, m, a, tbls) for a[j * k + i] = matrix[i * m + j]
+ * @tbls: k * m * ECDMA_GF_NIBBLE_TBL_BYTES out, (i, j) at (j * k + i) * 32,
+ *	as ISA-L's ec_init_tables() for a[j * k + i] = matrix[i * m + j]
  */
 void ecdma_gf_prep_nibble(const u8 *matrix, int k, int m, u8 *tbls)
 {
@@ -76,10 +65,8 @@ void ecdma_gf_prep_nibble(const u8 *matrix, int k, int m, u8 *tbls)
 }
 
 /*
- * A chunk is GEN_WORDS u64s.  These helpers are written out word by word
- * (not as loops, which gcc -O2 keeps rolled): after inlining, every index
- * is a constant, so a chunk held in a local u64[GEN_WORDS] lives in
- * registers.
+ * Written out word by word (gcc -O2 keeps such loops rolled), so after
+ * inlining a chunk in a local u64[GEN_WORDS] lives in registers.
  */
 static __always_inline void gen_ld(u64 *v, const u8 *p)
 {
@@ -144,18 +131,11 @@ static __always_inline void gen_mul2_chunk(u64 *d, const u64 *s)
 }
 
 /*
- * One GEN_CHUNK-byte chunk at @off, of which @n bytes are real (a short
- * tail is staged through zero-padded buffers).
- *
- * c * x is the XOR of the x * 2^b for the bits b set in c; the 2^b
- * multiples of an input chunk are made once, when the first coefficient
- * above 1 needs them, and shared by all m outputs.  Outputs in @horner have
- * c(i, j) = 2^i (RAID-6 Q, the second Vandermonde code) and instead take
- * Horner's rule, acc = 2 * acc + x_i over i = k-1..0: one doubling per
- * input instead of seven.
- *
- * Every input, and for @accumulate every old output, is read before any
- * output is written: that is what makes an output aliasing an input safe.
+ * One chunk at @off, @n bytes of it real (a tail is zero-padded).  The 2^b
+ * multiples of an input chunk are made once, on first need, for all m
+ * outputs.  @horner outputs (c(i, j) = 2^i, RAID-6 Q) take Horner's rule,
+ * one doubling per input instead of seven.  All inputs and old outputs
+ * are read before any output is written, so aliasing is safe.
  */
 static __always_inline void gen_encode_chunk(size_t off, size_t n, int k,
 					     int m, const u8 *tbls,
@@ -244,11 +224,7 @@ static void gen_encode(size_t len, int k, int m, const u8 *tbls,
 		       const u8 *const *in, u8 *const *out, unsigned int flags)
 {
 	bool accumulate = flags & ECDMA_GF_ACC;
-	/*
-	 * 1 KiB of accumulators, plus 512 bytes of multiples in
-	 * gen_encode_chunk(): a 1.8 KiB frame (x86-64), under the 2 KiB
-	 * FRAME_WARN.  32-byte chunks would halve it and cost ~20% speed.
-	 */
+	/* with gen_encode_chunk()'s multiples, under the 2 KiB FRAME_WARN */
 	u64 acc[ECDMA_EC_MAX_M][GEN_WORDS];
 	u32 horner;
 	size_t off;
@@ -305,11 +281,7 @@ const struct ecdma_gf_algo ecdma_gf_algo_generic = {
 	.xor		= gen_xor_blocks,
 };
 
-/*
- * Every compiled-in algo.  SIMD variants add an entry here (under the
- * matching IS_ENABLED(CONFIG_...) / __x86_64__ guard) and declare their
- * struct in gf_algo.h; ecdma_gf_algo_find() does the rest.
- */
+/* every compiled-in algo: a new one adds its entry under its arch guard */
 const struct ecdma_gf_algo *const ecdma_gf_algos[] = {
 	&ecdma_gf_algo_generic,
 #ifdef __x86_64__
@@ -325,12 +297,9 @@ const struct ecdma_gf_algo *const ecdma_gf_algos[] = {
  * ecdma_gf_algo_find() - look up a usable algo
  * @name: exact name, or NULL for the best one
  *
- * With @name NULL, returns the usable algo with the highest priority (the
- * first listed on a tie), which is never NULL because "generic" is always
- * usable.
- *
  * Return: the algo, or NULL when no algo called @name exists or this CPU
- * cannot run it.
+ * cannot run it.  For NULL @name, the highest priority one (first on a
+ * tie): never NULL, "generic" is always usable.
  */
 const struct ecdma_gf_algo *ecdma_gf_algo_find(const char *name)
 {

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ecdma GF(2^8) kernels, GFNI: vgf2p8affineqb with one 8x8 bit matrix per
- * coefficient (polynomial 0x11d; vgf2p8mulb is the AES field and would be
- * wrong), with AVX2 (32-byte vectors) and AVX-512 (64-byte vectors, two
- * per step, masked tails).  See gf_simd_tmpl.h.
+ * coefficient (vgf2p8mulb is the AES field, not 0x11d), with AVX2 and
+ * AVX-512 vectors.  See gf_simd_tmpl.h.
  */
 #include "ecdma_compat.h"
 #include "gf_algo.h"

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma x86-64 SIMD GF(2^8) kernels: CPU feature checks, GFNI matrices and
- * the pass ordering shared by gf_avx2.c, gf_avx512.c and gf_gfni.c.  No
- * SIMD code here.
+ * Shared, non-SIMD helpers of the x86-64 GF(2^8) kernels (gf_avx2.c,
+ * gf_avx512.c, gf_gfni.c): CPU checks, GFNI matrices, pass ordering.
  */
 #include "ecdma_compat.h"
 #include "gf.h"
@@ -28,9 +27,7 @@ static void simd_cpuid(u32 leaf, u32 sub, u32 *r)
  * ecdma_simd_has() - can this CPU and the OS run these SIMD extensions?
  * @feats: ECDMA_SIMD_* bits
  *
- * CPUID bits and the XSAVE state the kernel enabled, as lib/raid6 checks.
- *
- * Return: true when all of @feats are usable.
+ * Return: true when CPUID and the enabled XSAVE state allow all of @feats.
  */
 bool ecdma_simd_has(unsigned int feats)
 {
@@ -82,10 +79,7 @@ static void simd_cpuid(u32 leaf, u32 sub, u32 *r)
 }
 #endif
 
-/*
- * The largest data or unified cache of the deterministic cache leaf @leaf
- * (4 on Intel, 0x8000001d on AMD: the same layout), in bytes; 0 if none.
- */
+/* Largest data/unified cache of CPUID leaf 4 or 0x8000001d; 0 if none */
 static u64 simd_leaf_cache(u32 leaf)
 {
 	u64 best = 0;
@@ -111,12 +105,8 @@ static u64 simd_leaf_cache(u32 leaf)
 /**
  * ecdma_simd_llc_bytes() - the last-level cache the CPU reports
  *
- * CPUID's deterministic cache parameters (leaf 4, or AMD's 0x8000001d),
- * the way the kernel's cacheinfo and glibc read them: the largest data or
- * unified cache, shared or not.  The store policy derives the window in
- * which an output it wrote is taken as still cached from it.
- *
- * Return: bytes, or 0 when the CPU does not say.
+ * Return: bytes, read as cacheinfo and glibc do (it sizes the window of
+ * ecdma_gf_reused()), or 0 when the CPU does not say.
  */
 u64 ecdma_simd_llc_bytes(void)
 {
@@ -129,11 +119,8 @@ u64 ecdma_simd_llc_bytes(void)
  * ecdma_gf_affine_matrix() - multiplication by @c as a vgf2p8affineqb matrix
  * @c: the constant
  *
- * Bit i of the product is the parity of (matrix byte 7 - i) & x, so byte
- * 7 - i holds bit i of c * 2^j at bit j.  Any polynomial works this way;
- * this is 0x11d's (vgf2p8mulb would be 0x11b's).
- *
- * Return: the matrix (byte-equal to ISA-L's gf_table_gfni[] entries).
+ * Return: the matrix, byte 7 - i holding bit i of c * 2^j at bit j, as
+ * ISA-L's gf_table_gfni[] (vgf2p8mulb would be 0x11b's field).
  */
 u64 ecdma_gf_affine_matrix(u8 c)
 {
@@ -175,15 +162,9 @@ void ecdma_gf_prep_affine(const u8 *matrix, int k, int m, u8 *tbls)
  * @k: inputs
  * @step: the kernel's longest step in bytes (a power of two)
  *
- * With more outputs than one pass holds (m > ECDMA_SIMD_GROUP), the
- * kernels run every pass over a chunk before the next chunk, so passes
- * after the first find the chunk's k inputs in L1/L2 instead of memory
- * (or a shared L3 that other cores fill).  The k inputs of a chunk span
- * at most ECDMA_SIMD_CHUNK_BUDGET; a chunk is 4 KiB to 32 KiB per block,
- * whole pages for the prefetchers.  Measured on Zen 4 (32 MiB L3) with
- * DRAM-resident 1 MiB blocks and NT stores: 16-32 KiB chunks won 10%
- * (RS(10,8)) to 50% (RS(20,6)) over whole-block passes, 1 KiB chunks
- * lost 30%; in cache it made no difference.
+ * When m > ECDMA_SIMD_GROUP, every pass runs over a chunk before the next
+ * chunk, so later passes find its k inputs in L1/L2.  Those span at most
+ * ECDMA_SIMD_CHUNK_BUDGET; 4-32 KiB per block, whole pages for prefetch.
  *
  * Return: the chunk, a multiple of @step.
  */
@@ -201,11 +182,9 @@ size_t ecdma_simd_chunk(int k, size_t step)
  * @m: outputs
  * @in: input buffers
  * @out: output buffers
- * @ord: m out: the outputs in the order to compute them, in passes of
- *	ECDMA_SIMD_GROUP
+ * @ord: m out: the outputs in computing order, in passes of ECDMA_SIMD_GROUP
  *
- * Outputs that are the same buffer as an input go last, so that every
- * pass but the last reads inputs nothing has written yet.
+ * Outputs aliasing an input go last, so earlier passes read unwritten input.
  *
  * Return: 0, or -1 when those outputs do not fit in the last pass.
  */

@@ -2,20 +2,11 @@
 /*
  * ecdma x86-64 SIMD GF(2^8) kernels: shared definitions.
  *
- * The SIMD algos (gf_avx2.c, gf_avx512.c, gf_gfni.c) are written in GNU C
- * vector extensions plus a few GCC x86 builtins, inside functions carrying
- * a target("...") attribute.  No <immintrin.h> (not available in the
- * kernel) and no per-file CFLAGS: only the functions with the attribute
- * ever touch vector registers, so the rest of the module keeps the
- * kernel's -mno-sse/-mno-avx code generation, and the very same files
- * build in userspace for the unit tests and the benchmark.
- *
- * In the kernel every @fpu algo runs between kernel_fpu_begin() and
- * kernel_fpu_end() (ec_exec.c and prov_cpu.c take care of that).
- *
- * Sparse does not know the vector builtins; under __CHECKER__ they are
- * replaced by expressions of the right type so that the rest of the code is
- * still checked.
+ * GNU C vector extensions and GCC builtins inside target("...") functions,
+ * no <immintrin.h> or per-file CFLAGS: only those functions touch vector
+ * registers, the rest keeps -mno-sse, and the files build in userspace too.
+ * In the kernel, ec_exec.c and prov_cpu.c wrap them in kernel_fpu_begin()
+ * and kernel_fpu_end().  Sparse gets typed stand-ins (__CHECKER__).
  */
 #ifndef _ECDMA_GF_SIMD_H
 #define _ECDMA_GF_SIMD_H
@@ -117,10 +108,7 @@ enum ecdma_simd_feat {
 
 bool ecdma_simd_has(unsigned int feats);
 
-/*
- * GFNI tables: one 8x8 bit matrix (a u64, vgf2p8affineqb's layout) per
- * coefficient, in ISA-L's (j * k + i) order.
- */
+/* GFNI tables: a vgf2p8affineqb u64 per coefficient, (j * k + i) order */
 #define ECDMA_GF_AFFINE_TBL_BYTES	8
 /* the matrix of coefficient 1 */
 #define ecdma_gf_affine_identity	0x0102040810204080ULL

@@ -6,28 +6,16 @@
  *   SIMD_NAME(x)	prefix for the generated functions
  *   SIMD_TGT		the function target attribute (gf_simd.h)
  *   SIMD_VW		vector width, 32 or 64
- *   SIMD_GFNI		1: vgf2p8affineqb with 8-byte matrices,
- *			0: vpshufb with 32-byte split-nibble tables
- *   SIMD_UNROLL_G(g)	vectors per output in a step of a pass with g
- *			outputs, 1 to 4 (what the registers hold)
+ *   SIMD_GFNI		1: vgf2p8affineqb matrices, 0: vpshufb nibble tables
+ *   SIMD_UNROLL_G(g)	vectors per output per step for g outputs, 1 to 4
  *
- * Dot product: a step reads SIMD_UNROLL_G(g) vectors of every input, one
- * input after the other as lib/raid6's avx512x4 does (runs of up to 256
- * bytes per stream), keeps up to ECDMA_SIMD_GROUP outputs in registers
- * and writes each once.  More outputs take more passes, chunk by chunk
- * (ecdma_simd_chunk()); an output that is the same buffer as an input is
- * computed in the last pass (ecdma_simd_order()), so every pass still
- * sees the original input.  Tails (< SIMD_VW bytes) and the rare layouts
- * passes cannot order go through a one-vector path that stages the
- * outputs on the stack: AVX-512 loads them with byte masks, AVX2 through
- * a zero-padded copy.
- *
- * Stores: regular ones, or with ECDMA_GF_NT and vector-aligned outputs
- * non-temporal ones (vmovntdq, then sfence).  Which is faster depends on
- * the host and on whether the data is in the cache; the CPU provider
- * measures both at load (prov_cpu.c).  Software prefetch (ahead, or
- * prefetchnta on the lines being loaded, as lib/raid6 does) was measured
- * and lost or made no difference, so there is none.
+ * A step reads SIMD_UNROLL_G(g) vectors of each input in turn (as
+ * lib/raid6's avx512x4) into up to ECDMA_SIMD_GROUP output registers and
+ * writes each output once.  More outputs take more passes, chunk by chunk;
+ * outputs aliasing an input go in the last pass (ecdma_simd_order()).
+ * Tails and layouts the passes cannot order take a staged one-vector path.
+ * ECDMA_GF_NT on vector-aligned outputs means vmovntdq, then sfence.
+ * No software prefetch: it lost or made no difference.
  */
 
 #define S_(x)	SIMD_NAME(x)
@@ -184,14 +172,11 @@ static __always_inline SIMD_TGT S_V S_(mul)(struct S_(x) x,
 }
 
 /*
- * One step of one pass at @off: @u vectors (SIMD_VW bytes each, at most
- * S_UMAX) of outputs o[0..g-1] (g <= 4), with tables t[j] (the k tables of
- * output j).  Every input is read @u vectors at a time, like lib/raid6's
- * avx512x4 reads each disk: longer runs per stream for the prefetchers
- * and DRAM, and more independent multiplies per loaded table.  @ones:
- * every coefficient of output 0 is 1 (RAID P), a plain XOR.  @g, @u,
- * @ones, @nt and @acc are constants after inlining, so the loops unroll
- * and the g * u accumulators live in registers.
+ * One step at @off: @u vectors (<= S_UMAX) of outputs o[0..g-1], tables
+ * t[j].  Reading @u vectors per input gives longer runs per stream and
+ * more multiplies per loaded table.  @ones: output 0 is RAID P, a plain
+ * XOR.  @g, @u, @ones, @nt and @acc are constants after inlining, so the
+ * loops unroll and the g * u accumulators stay in registers.
  */
 static __always_inline SIMD_TGT void
 S_(step)(size_t off, int k, int g, int u, bool ones, bool nt,
@@ -275,11 +260,7 @@ static bool S_(all_ones)(int k, const u8 *t)
 	return true;
 }
 
-/*
- * The dot-product passes, one function per group size @g, RAID-P output
- * (@ones) and store kind (@nt: non-temporal), so that each inner loop is
- * specialised.
- */
+/* one dot function per @g, @ones and @nt, so each inner loop specialises */
 #define S_DOT(g, ones, nt, sfx)						\
 static SIMD_TGT void S_(dot##sfx)(size_t off, size_t end, int k,	\
 				  const u8 *const *t,			\

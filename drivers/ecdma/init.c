@@ -489,9 +489,8 @@ void ecdma_front_remove(struct platform_device *pdev)
  * ecdma_front_close - refuse new clients, before ecdma_front_rechannel()
  * @front: the registered front
  *
- * Only while no client holds a channel; clients trying to take one from
- * here on fail (alloc_chan_resources returns -EBUSY) until the front is
- * registered again.
+ * Only while no client holds a channel; from here on clients fail to take
+ * one (-EBUSY) until the front is registered again.
  *
  * Context: process context, holding device_lock() of the front's device.
  * Return: 0, or -EBUSY (a channel is in use, nothing changed).
@@ -517,9 +516,9 @@ int ecdma_front_close(struct ecdma_front *front)
  * @nr: channels, 2..ECDMA_MAX_CHANS
  *
  * If the new front does not come up the old channel count is tried again.
- * Counters and the channels' own settings restart from their defaults;
- * inline_issue, desc_max and offload are kept.  The caller removes the
- * files that refer to the old front before, and adds the new one's after.
+ * inline_issue, desc_max and offload are kept; counters and per-channel
+ * settings restart.  The caller removes the old front's files before and
+ * adds the new one's after.
  *
  * Context: process context, holding device_lock(&pdev->dev).
  * Return: 0, -ENODEV (no front bound), or the error of the new probe.
@@ -536,7 +535,6 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	if (!front)
 		return -ENODEV;
 
-	/* the front-wide settings survive; counters and per-channel ones do not */
 	old = front->nr_chans;
 	inline_issue = READ_ONCE(front->inline_issue);
 	desc_max = READ_ONCE(front->desc_max);

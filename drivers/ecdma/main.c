@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma module entry: creates ecdma's debugfs directory, brings up the EC
- * verbs core, then the providers built into ecdma (each registers itself
- * with the core's registry), then registers the "ecdma" platform driver
- * and the single platform device it binds to.  The dmaengine provider is
- * registered from the driver's probe so that it has a bound struct device
- * (dmaengine and async_tx require dev->driver); its sysfs and debugfs
- * files are added on top of it.
+ * ecdma module entry: the debugfs directory first, then the EC verbs core,
+ * the built-in providers, and the "ecdma" platform driver and its device.
+ * The dmaengine provider registers in probe, as dmaengine and async_tx
+ * need a bound struct device (dev->driver).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,9 +53,8 @@ static struct platform_driver ecdma_driver = {
 		.name = KBUILD_MODNAME,
 		/*
 		 * No sysfs unbind: dmaengine cannot unregister a device
-		 * whose channels async_tx holds (it leaks them and ecdma
-		 * could never unload).  Unload ecdma instead; dmaengine's
-		 * module references keep that from happening under md.
+		 * whose channels async_tx holds (it leaks them).  Unload
+		 * instead: dmaengine's module references block it under md.
 		 */
 		.suppress_bind_attrs = true,
 	},
@@ -110,10 +106,8 @@ static int __init ecdma_init(void)
 	}
 
 	/*
-	 * A failed probe does not fail platform_device_register(): check the
-	 * binding so that "modprobe ecdma" reports it instead of leaving a
-	 * module with no channels that md would silently never use.  probe
-	 * has logged why.
+	 * A failed probe does not fail platform_device_register(): report it
+	 * rather than load a module with no channels (probe logged why).
 	 */
 	if (!ecdma_pdev->dev.driver) {
 		pr_err("provider not registered, see the messages above\n");

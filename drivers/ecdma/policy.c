@@ -2,63 +2,15 @@
 /*
  * ecdma dmaengine front: the offload policy.
  *
- * A CPU engine cannot make parity cheaper than md's own synchronous path
- * on the CPU that asks for it: the work is the same and the offload adds
- * descriptors, a hand-off and a callback.  It wins only where it runs the
- * work on a CPU that would otherwise sit idle, in parallel with md.  So
- * "auto" watches how idle the CPUs were over the last window
- * (ECDMA_POLICY_MS) and
- *
- *  - while some CPU had spare time: accepts work, posts each operation to
- *    its calc at tx_submit and has the provider's worker run it on the
- *    CPU that was most idle (callbacks come from there), so md goes on
- *    with the next stripe at once;
- *  - while every CPU was busy: declines.  async_tx asks a device whether
- *    an operation is aligned for it (is_dma_*_aligned(), read on every
- *    call) and runs anything that is not synchronously on the caller's
- *    CPU, exactly as without a DMA channel.  Declining raises the pq
- *    alignment to ECDMA_ALIGN_DECLINE, which no md operation meets.
- *    XOR cannot be declined (async_xor() WARNs then), nor what async_tx
- *    offloads without asking (the GF products of RAID-6 recovery,
- *    interrupts): those still come, and run inline.  async_tx's copies
- *    are declined in every mode (dma.c).
- *
- * The idle rule cannot see a loss with idle CPUs: md waiting for each
- * stripe's XOR or for a decomposed RAID-6 recovery leaves a CPU idle, and
- * XOR and the recovery products cannot be declined by alignment.  So
- * "auto" also runs trials judged by md's users' throughput: the sectors
- * submit_bio() counts in the PGPGIN/PGPGOUT vm events (every bio entering
- * the block layer from above: fio, filesystems, nvmet; md's own member
- * I/O goes through submit_bio_noacct() and is not counted).  A trial
- * (trial.c) compares slots of ECDMA_TRIAL_SLOT_MS with the device out of
- * async_tx's channel table and in it; a tie leaves md to itself, and a
- * kind of load whose trials lose gets one only as often as its budget
- * (the trial_budget attribute, a share of its own running time) pays for.
- * Out of the table async_tx finds no channel at all and md runs exactly
- * its own path, XOR and recovery included, without warnings: without
- * CONFIG_ASYNC_TX_ENABLE_CHANNEL_SWITCH async_tx takes every operation
- * from the DMA_ASYNC_TX table, which dmaengine rebuilds from the devices'
- * cap_mask in dma_channel_rebalance() (dma_async_device_unregister()
- * itself clears a capability and rebalances so).  Rebalancing is not
- * exported; registering or unregistering a channel does it, so ecdma
- * clears DMA_ASYNC_TX and registers @ab_chan, a channel nobody is given
- * (no client count), and does the reverse to come back.  Resync,
- * recovery and check submit nothing from above; for them a trial counts
- * the sectors md arrays send to their members instead: raid456 reports
- * each member bio on the block_bio_remap tracepoint (exported, fired on
- * both paths, md's own and the offload), and a probe sums those from md
- * devices (MD_MAJOR).  With neither kind of I/O (idle) there are no
- * trials and the device rests out of the table: a load starts as md
- * alone, and ecdma has to win a trial to take part.
- *
- * "always" accepts everything but copies and executes as inline_issue
- * says, in the table.  "never" declines
- * everything it can and, while async_tx holds the channels, leaves the
- * table (within a slot), so md computes everything itself, XOR and
- * recovery included: what md does without ecdma, the module loaded.
- * Idle time is the kernel's own per-CPU accounting (the same numbers as
- * /proc/stat), so the policy adapts to the host and the load it runs on
- * rather than to thresholds measured somewhere else.
+ * A CPU engine wins only by running parity on an otherwise idle CPU.
+ * "auto" samples per-CPU idle time every ECDMA_POLICY_MS: with time spare
+ * it spreads work to the most idle CPU, else it declines P+Q via the pq
+ * alignment so async_tx computes inline (XOR cannot be declined: async_xor()
+ * WARNs).  Idle CPUs can hide a loss, so "auto" also runs trials (trial.c)
+ * of the device in and out of async_tx's channel table, which dmaengine
+ * rebuilds only on channel (un)registration: leaving it clears DMA_ASYNC_TX
+ * and registers @ab_chan, a channel nobody is given.  "always" stays in,
+ * "never" out.
  */
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
@@ -103,13 +55,7 @@ static u64 ecdma_cpu_idle_us(int cpu)
 	return idle + (iowait == (u64)-1 ? 0 : iowait);
 }
 
-/*
- * Accept (or decline) md's P+Q operations from now on: see the top.
- * async_tx reads the alignment locklessly on every call.  Not XOR:
- * async_xor() and async_xor_val() WARN when a channel exists and they
- * must compute synchronously, so XOR (RAID5 parity, and the XORs inside
- * RAID-6 check and recovery) is always taken.
- */
+/* Accept or decline md's P+Q; async_tx reads the alignment locklessly */
 static void ecdma_policy_set(struct ecdma_front *front, bool accept)
 {
 	struct ecdma_policy *p = &front->policy;
@@ -122,19 +68,14 @@ static void ecdma_policy_set(struct ecdma_front *front, bool accept)
 	p->switches++;
 }
 
-/* Queue the trial work now if it is parked (the timer or a mode change) */
+/* Queue the parked trial work; xchg(): only one of its wakers does */
 static void ecdma_policy_unpark(struct ecdma_policy *p)
 {
-	/* one of the timer and a mode store queues it */
 	if (xchg(&p->ab_parked, 0))
 		schedule_delayed_work(&p->ab_work, 0);
 }
 
-/*
- * Every window: which CPU had the most idle time, and how much.  Runs in
- * the timer's softirq; only it writes the samples, @spare_cpu and
- * @spare_pct.
- */
+/* Every window, find the most idle CPU; the sole writer of the samples */
 static void ecdma_policy_tick(struct timer_list *t)
 {
 	struct ecdma_front *front = ecdma_timer_container_of(front, t, policy.timer);
@@ -182,9 +123,9 @@ static void ecdma_policy_tick(struct timer_list *t)
 	}
 	if (READ_ONCE(p->spread))
 		p->spread_windows++;
-	/* a load (or a mode or caps change) woke the CPUs: the trial work */
+	/* a CPU is awake: requeue the parked trial work once due */
 	if (READ_ONCE(p->ab_parked)) {
-		/* @ab_parked before @ab_due: the work wrote them in turn */
+		/* pairs with smp_wmb() in ecdma_policy_ab_work() */
 		smp_rmb();
 		if (time_after_eq(jiffies, READ_ONCE(p->ab_due)))
 			ecdma_policy_unpark(p);
@@ -206,10 +147,7 @@ static void ecdma_policy_io(struct ecdma_policy *p, u64 *rd, u64 *wr)
 #endif
 }
 
-/*
- * block_bio_remap probe: md arrays' member bios (raid456's ops_run_io).
- * Partitions and device-mapper report here too; only md's count.
- */
+/* block_bio_remap probe: count md's member bios, not dm's or partitions' */
 static void ecdma_policy_remap(void *data, struct bio *bio, dev_t dev,
 			       sector_t from)
 {
@@ -243,13 +181,10 @@ static int ecdma_policy_chan_register(struct dma_device *dma,
 }
 
 /*
- * Take the device out of async_tx's channel table (@out) or put it back:
- * see the top.  Only the trial work and ecdma_policy_stop() (after
- * cancelling it) call this.  @withdrawn and the DMA_ASYNC_TX bit
- * (ecdma_front_set_async_tx()) change under cfg_lock, which caps/enable_*
- * stores take too (they refuse while withdrawn); the (un)registration
- * runs outside it: dmaengine calls alloc_chan_resources, which takes
- * cfg_lock, under dma_list_mutex.
+ * Leave async_tx's channel table (@out) or re-enter it; trial work and
+ * ecdma_policy_stop() only.  @withdrawn and DMA_ASYNC_TX change under
+ * cfg_lock (caps stores refuse while withdrawn); (un)registration runs
+ * outside it: dmaengine takes cfg_lock under dma_list_mutex.
  */
 static void ecdma_policy_table(struct ecdma_front *front, bool out)
 {
@@ -293,11 +228,7 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 	WRITE_ONCE(p->ab_switches, p->ab_switches + 1);
 }
 
-/*
- * One slot: account its I/O to the state it ran in and let the trials
- * (trial.c) say where the next one runs.  Process context
- * (all_vm_events() and the channel registration sleep).
- */
+/* One slot: account its I/O, let trial.c place the next; may sleep */
 static void ecdma_policy_ab_work(struct work_struct *work)
 {
 	struct ecdma_front *front = container_of(to_delayed_work(work),
@@ -323,11 +254,7 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	mutex_unlock(&front->cfg_lock);
 
 	if (mode != ECDMA_OFFLOAD_AUTO || !busy) {
-		/*
-		 * No trial.  "always" is in the table.  "never", and "auto"
-		 * while async_tx holds no channel, are out of it while async_tx
-		 * holds the channels: md computes everything itself.
-		 */
+		/* no trial: out only for "never", while async_tx holds us */
 		ecdma_trial_rest(t);
 		ecdma_policy_table(front, mode != ECDMA_OFFLOAD_ALWAYS && busy);
 		park = true;
@@ -341,15 +268,11 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	/* after the table: a reader seeing no trial sees the state it left */
 	WRITE_ONCE(p->ab_slot, t->slot);
 	if (park) {
-		/*
-		 * Settled, nothing to judge: do not wake an idle machine
-		 * every slot.  The policy timer, deferrable, queues this
-		 * work again once a CPU is awake and a slot has passed.
-		 */
+		/* park: the deferrable timer requeues us, idle CPUs sleep on */
 		p->ab_resting = true;
 		WRITE_ONCE(p->ab_due,
 			   jiffies + msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
-		/* @ab_due before @ab_parked: the timer reads them in turn */
+		/* @ab_due, then @ab_parked: pairs with the tick's smp_rmb() */
 		smp_wmb();
 		WRITE_ONCE(p->ab_parked, 1);
 		return;
@@ -364,10 +287,8 @@ static void ecdma_policy_ab_work(struct work_struct *work)
  * @front: the front
  * @mode: one of enum ecdma_offload
  *
- * Takes effect at the next window (ECDMA_POLICY_MS at most), and in the
- * channel table within a trial slot.
- * Context: process or softirq context; the policy is running (between
- * ecdma_policy_start() and ecdma_policy_stop()).
+ * Effective at the next window, in the channel table within a slot.
+ * Context: process or softirq, between ecdma_policy_start() and _stop().
  */
 void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 {
@@ -381,7 +302,6 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 /**
  * ecdma_policy_mode - the offload policy's mode
  * @front: the front
- *
  * Return: one of enum ecdma_offload.
  */
 enum ecdma_offload ecdma_policy_mode(struct ecdma_front *front)
@@ -392,7 +312,6 @@ enum ecdma_offload ecdma_policy_mode(struct ecdma_front *front)
 /**
  * ecdma_policy_trial_budget - percent of a load's time its trials may cost
  * @front: the front
- *
  * Return: the budget, 0..100.
  */
 unsigned int ecdma_policy_trial_budget(struct ecdma_front *front)
@@ -401,11 +320,9 @@ unsigned int ecdma_policy_trial_budget(struct ecdma_front *front)
 }
 
 /**
- * ecdma_policy_set_trial_budget - set the trials' budget
+ * ecdma_policy_set_trial_budget - set the trials' budget, live
  * @front: the front
  * @budget: percent, 0 (no more trials) to 100
- *
- * Live: the slot work reads it at every slot.
  */
 void ecdma_policy_set_trial_budget(struct ecdma_front *front,
 				   unsigned int budget)
@@ -414,10 +331,8 @@ void ecdma_policy_set_trial_budget(struct ecdma_front *front,
 }
 
 /**
- * ecdma_policy_withdrawn - whether the policy took the device out of
- *	async_tx's channel table
+ * ecdma_policy_withdrawn - whether the device left async_tx's table
  * @front: the front
- *
  * Context: holds front->cfg_lock, under which it changes.
  * Return: true while withdrawn.
  */
@@ -440,7 +355,7 @@ void ecdma_policy_state(struct ecdma_front *front,
 
 	s->trials = READ_ONCE(t->trials);
 	s->load = min_t(unsigned int, READ_ONCE(t->cur), ECDMA_TRIAL_KINDS);
-	/* a trial's verdict (kept) is written before it counts (trials) */
+	/* @trials before @kept; pairs with smp_wmb() in ecdma_trial_decide() */
 	smp_rmb();
 	s->accepting = READ_ONCE(p->accepting);
 	s->spread = READ_ONCE(p->spread);
@@ -463,7 +378,6 @@ void ecdma_policy_state(struct ecdma_front *front,
 /**
  * ecdma_policy_start - begin sampling; the front is registered
  * @front: the front
- *
  * Return: 0 or -ENOMEM.
  */
 int ecdma_policy_start(struct ecdma_front *front)
@@ -512,7 +426,6 @@ free_idle:
 /**
  * ecdma_policy_stop - stop sampling and accept everything again
  * @front: the front, still registered
- *
  * Context: process context.
  */
 void ecdma_policy_stop(struct ecdma_front *front)

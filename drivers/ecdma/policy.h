@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma dmaengine front: the offload policy's state (policy.c).
- *
- * Embedded in struct ecdma_front.  Only policy.c and the inline accessor
- * below touch its fields; the rest of the front calls the functions below.
+ * ecdma dmaengine front: the offload policy's state (policy.c), embedded
+ * in struct ecdma_front; only policy.c and the inline below touch it.
  */
 #ifndef _ECDMA_POLICY_H
 #define _ECDMA_POLICY_H
@@ -38,38 +36,28 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @sample_wall: time of the last sample (us)
  * @sample_idle: idle+iowait us of each CPU at the last sample
  * @timer: samples every ECDMA_POLICY_MS (deferrable)
- * @withdrawn: auto's trials or "never" took the device out of async_tx's
- *	channel table (DMA_ASYNC_TX cleared): md computes everything itself
+ * @withdrawn: out of async_tx's channel table (trials or "never")
  * @ab_chan_on: @ab_chan is registered (while withdrawn)
- * @ab_slot: 0 between trials, else the trial slot running (1..4), as
- *	@trial had it when the table last switched
+ * @ab_slot: @trial's slot (0: none, else 1..4) at the last table switch
  * @ab_rd: PGPGIN at the last slot
  * @ab_wr: PGPGOUT at the last slot
  * @ab_md: md member sectors (@md_sectors) at the last slot
  * @ab_switches: times the device left or re-entered the table
  * @trial: auto's trials (trial.c); its budget set by sysfs
  * @ab_events: all_vm_events() buffer
- * @md_sectors: per CPU, sectors md arrays sent to their members (the
- *	block_bio_remap tracepoint), or NULL while not counted
- * @ab_chan: a channel that is never used: its registration and
- *	unregistration make dmaengine rebuild the channel table
- * @ab_work: one trial slot (ECDMA_TRIAL_SLOT_MS), process context; not
- *	deferrable, so a trial the load ends during still ends on time
- * @ab_parked: @ab_work found nothing to do and did not re-arm itself:
- *	the timer queues it again after @ab_due, or a mode change at once
- *	(set by @ab_work, cleared with xchg() by whoever queues it)
+ * @md_sectors: per-CPU md member sectors (block_bio_remap), or NULL
+ * @ab_chan: unused channel; (un)registering it rebuilds the table
+ * @ab_work: one trial slot, process context; not deferrable: ends on time
+ * @ab_parked: @ab_work did not re-arm; the timer (after @ab_due) or a
+ *	mode change requeues it, clearing this with xchg()
  * @ab_due: jiffies after which a parked @ab_work is queued again
- * @ab_resting: it last parked, so its next run starts a slot instead of
- *	ending one
+ * @ab_resting: it last parked: its next run starts a slot, ends none
  */
 struct ecdma_policy {
 	/* written by sysfs and rechannel (ecdma_policy_set_mode()), lockless */
 	enum ecdma_offload offload;
 
-	/*
-	 * Owned by @timer (softirq), then by ecdma_policy_stop() once the
-	 * timer is stopped; read locklessly through the functions below.
-	 */
+	/* owned by @timer, then ecdma_policy_stop(); read locklessly */
 	bool accepting;
 	bool spread;
 	bool stop;
@@ -147,9 +135,7 @@ struct ecdma_policy_state {
  * @p: the front's policy
  * @cpu: set, when spreading, to the CPU to run on (or -1: none yet)
  *
- * dma.c's hot path (tx_submit, issue_pending): two lockless reads, as
- * before the policy had a struct of its own.
- *
+ * For dma.c's hot path (tx_submit, issue_pending): lockless reads.
  * Return: true while the policy spreads work.
  */
 static inline bool ecdma_policy_spread(const struct ecdma_policy *p, int *cpu)

@@ -90,14 +90,11 @@ static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
 }
 
 /*
- * Refill the free list from the completed descriptors: those the client
- * has acked since, and, when the pool cannot grow any more, those left
- * unacked for ECDMA_UNACKED_REUSE_MS.  A client that never acks (md with
- * a write-back journal did, see dma.c) would otherwise take the pool
- * away one descriptor at a time, and async_tx would spin on prep for
- * ever with preemption off.  Reusing them is what a ring engine does
- * anyway; holding a completed descriptor that long is not something
- * async_tx does.  Called with ch->lock held.
+ * Refill the free list from the completed descriptors: those acked since
+ * and, when the pool cannot grow, those left unacked for
+ * ECDMA_UNACKED_REUSE_MS, as a ring engine reuses its entries.  Else a
+ * client that never acks drains the pool and async_tx spins on prep for
+ * ever with preemption off.  Called with ch->lock held.
  */
 static void ecdma_desc_reap(struct ecdma_chan *ch, bool full)
 {
@@ -124,11 +121,9 @@ static void ecdma_desc_reap(struct ecdma_chan *ch, bool full)
 
 /*
  * Take a free descriptor with room for @nsrc sources: from the free list,
- * else from completed ones (ecdma_desc_reap()), else a new one while
- * below the channel's limit (desc_max).  NULL means every descriptor is
- * in flight or recently completed and unacked (or no memory for the
- * room): issue_pending (which runs the work inline), the clients' acks
- * and time clear that.
+ * else from completed ones, else a new one below desc_max.  NULL: all in
+ * flight or recently completed and unacked (or no memory for the room);
+ * issue_pending (run inline), the clients' acks and time clear that.
  */
 static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 					 unsigned int nsrc)
@@ -251,14 +246,10 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
 	return tx;
 }
 
-/* Prep callbacks: never sleep, copy every argument, NULL only when full */
-
 /*
- * A prep that finds no descriptor has still been handed the client's
- * mappings, and async_tx unmaps them at once to compute on the CPU
- * without ever calling dma_mapping_error() itself: check them here as an
- * accepted operation's are (ecdma_addr_to_cpu()), or DMA-API debugging
- * reports a mapping nobody checked.
+ * No descriptor: async_tx unmaps the client's mappings at once without
+ * calling dma_mapping_error(), so check them here as ecdma_addr_to_cpu()
+ * does, or DMA-API debugging reports a mapping nobody checked.
  */
 static void ecdma_prep_full(struct ecdma_chan *ch, dma_addr_t one,
 			    const dma_addr_t *more, unsigned int n)

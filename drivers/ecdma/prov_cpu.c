@@ -2,37 +2,19 @@
 /*
  * ecdma EC verbs: the CPU provider ("cpu").
  *
- * Work requests execute on the CPU through ec_exec.c, with lib/raid6
- * (ecdma_compat_raid.h) for exact RAID-6 P/Q and its XOR where they
- * fit, and the best GF algo (gf_algo.h) for everything else; which of
- * them, and which stores, prov_cpu_cal.c measures at load.
+ * Work requests execute through ec_exec.c: lib/raid6 and xor_blocks() for
+ * exact P/Q and XOR where they fit, else the GF algo (prov_cpu_cal.c
+ * chooses).  Each calc has a work item on the per-CPU "ecdma_ec" queue,
+ * run on its affinity_hint CPU or the posting one; WQ_MEM_RECLAIM for md
+ * writeback under memory pressure, normal priority not to starve md.
  *
- * Workers.  Each calc has one work item on the "ecdma_ec" workqueue, a
- * per-CPU (bound) queue, so the engine threads are the kworkers of each
- * CPU.  The item is queued on the calc's affinity_hint CPU, else on the
- * CPU that posted (the data is warm there).  The queue has WQ_MEM_RECLAIM
- * (md writeback must make progress under memory pressure) and
- * WQ_CPU_INTENSIVE (long compute must not hold back other work items), and
- * runs at normal priority so as not to starve the submitting md threads.
- *
- * Sections.  A worker or an inline caller executes while owning the calc
- * (ecdma_ec_exec_acquire()), always with preemption disabled: an owner is
- * never a preempted task, so an inline caller spinning with preemption off
- * on the same CPU can never wait for it, and an inline caller that finds
- * the calc owned returns at once (trylock, never spin).  A section is
- * bounded: CPU_WORKER_BUDGET or CPU_INLINE_BUDGET bytes of blocks touched
- * and CPU_SECTION_OPS requests, and it ends early on need_resched(); a
- * big request is split over sections (ec_exec.c keeps its offset).  SIMD
- * algos run inside one kernel_fpu_begin()/end() per section, opened
- * lazily and closed before the fast paths (which manage the FPU
- * themselves) and before completions.  SIMD and fast paths are used only
- * where the FPU is usable: irq_fpu_usable() with interrupts enabled;
- * otherwise (softirq interrupting kernel FPU use, interrupts disabled) the
- * generic algo runs.  Completions (->done) of a section run at its end,
- * in order, still owning the calc.
- *
- * A worker runs up to CPU_WORKER_SECTIONS sections, with cond_resched()
- * between them, then requeues itself, so calcs sharing a CPU take turns.
+ * Workers and inline callers run sections owning the calc with preemption
+ * off, so no caller on that CPU waits for a preempted owner; inline callers
+ * only trylock.  A section is bounded (byte budget, CPU_SECTION_OPS,
+ * need_resched()), opens the FPU lazily where irq_fpu_usable() (else the
+ * generic algo runs), closes it before fast paths and completions, and
+ * ends with the completions, in order, still owning the calc.  A worker
+ * requeues after CPU_WORKER_SECTIONS sections: calcs on a CPU take turns.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -87,7 +69,6 @@ static bool ecdma_cpu_algo_forced;
  * @name: a usable algo's name, or "auto" for the best one
  *
  * Existing calcs keep theirs (the dmaengine front rebuilds its calcs).
- *
  * Context: process context; callers serialise (sysfs: front->cfg_lock).
  * Return: 0, or -EINVAL when no usable algo is called @name.
  */
@@ -109,7 +90,6 @@ int ecdma_cpu_set_algo(const char *name)
 /**
  * ecdma_cpu_algo_name() - the GF algo new calcs get
  * @forced: set to whether it was chosen by name (else "auto"), or NULL
- *
  * Return: its name.
  */
 const char *ecdma_cpu_algo_name(bool *forced)
@@ -118,10 +98,6 @@ const char *ecdma_cpu_algo_name(bool *forced)
 		*forced = READ_ONCE(ecdma_cpu_algo_forced);
 	return READ_ONCE(ecdma_cpu_algo)->name;
 }
-
-/* ---------------------------------------------------------------------- */
-/* Execution environment                                                  */
-/* ---------------------------------------------------------------------- */
 
 #ifdef CONFIG_X86
 static void ecdma_cpu_fpu_begin(void *ctx)
@@ -171,22 +147,15 @@ static const struct ecdma_ec_exec_hooks ecdma_cpu_hooks = {
 	.xor_max = ECDMA_XOR_LIB_MAX,
 };
 
-/* ---------------------------------------------------------------------- */
-/* Executors                                                              */
-/* ---------------------------------------------------------------------- */
-
 static void ecdma_cpu_kick(struct ecdma_ec_calc *calc)
 {
 	struct ecdma_cpu_calc *cc = calc->prov_priv;
 	int cpu = READ_ONCE(calc->affinity);
 
 	/*
-	 * CPU hotplug: a CPU leaves cpu_online_mask inside stop_machine(),
-	 * which cannot run while we have preemption disabled, so the CPU
-	 * checked here is still online when the work is queued on it.  Work
-	 * still queued on a CPU that goes down is run by that CPU's pool
-	 * workers, which the workqueue unbinds; a calc whose CPU is offline
-	 * runs on the kicking CPU.
+	 * Hotplug: a CPU leaves cpu_online_mask in stop_machine(), which
+	 * waits for this preempt-disabled section, so @cpu stays online until
+	 * queued; work left on a dying CPU is run by its pool, then unbound.
 	 */
 	preempt_disable();
 	if (cpu >= 0 && cpu_online(cpu))
@@ -197,9 +166,8 @@ static void ecdma_cpu_kick(struct ecdma_ec_calc *calc)
 }
 
 /*
- * One section.  The caller owns the calc with preemption disabled.
- * Executes within @budget and CPU_SECTION_OPS, then completes what
- * finished.  Returns the number completed.
+ * One section, the calc owned with preemption off: runs within @budget and
+ * CPU_SECTION_OPS, then completes what finished; returns how many.
  */
 static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 			     enum ecdma_ec_stat who)
@@ -223,10 +191,9 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 			if (ecdma_ec_fault_wr(wr) ||
 			    ecdma_ec_exec_start(x, wr)) {
 				/*
-				 * Injected fault, or cannot execute: ends
-				 * the section, so the WR completes before
-				 * any later one starts (its ->done may redo
-				 * it; later WRs may depend on its outputs).
+				 * Fault or unexecutable: complete it before
+				 * any later WR starts (->done may redo it,
+				 * later WRs may need its outputs).
 				 */
 				list_add_tail(&wr->node, &done);
 				n++;
@@ -307,10 +274,6 @@ static bool ecdma_cpu_progress(struct ecdma_ec_calc *calc)
 	return n > 0;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Calc lifetime                                                          */
-/* ---------------------------------------------------------------------- */
-
 static int ecdma_cpu_calc_init(struct ecdma_ec_calc *calc)
 {
 	struct ecdma_ec_exec_cfg cfg = {
@@ -359,10 +322,9 @@ static void ecdma_cpu_quiesce(struct ecdma_ec_calc *calc)
 	struct ecdma_cpu_calc *cc = calc->prov_priv;
 
 	/*
-	 * Dead, unowned, and every kick decided before "dead" has been
-	 * issued (kicks happen with preemption disabled and dealloc waited
-	 * for those sections): only the work item can queue itself again,
-	 * and cancel_work_sync() handles that.
+	 * Dead and unowned, and dealloc waited for the preempt-disabled
+	 * sections that could kick: only the work item can requeue itself,
+	 * which cancel_work_sync() handles.
 	 */
 	cancel_work_sync(&cc->work);
 	if (cc->cur) {
@@ -424,7 +386,6 @@ static struct ecdma_ec_provider ecdma_cpu_provider = {
 
 /**
  * ecdma_cpu_init() - register the CPU provider
- *
  * Context: Module init.
  * Return: 0 or a negative errno.
  */
@@ -452,7 +413,6 @@ err_destroy_wq:
 
 /**
  * ecdma_cpu_exit() - unregister the CPU provider
- *
  * Context: Module exit; every calc of the provider must be gone.
  */
 void ecdma_cpu_exit(void)

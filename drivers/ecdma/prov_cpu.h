@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma CPU provider ("cpu"): its knobs, fast-path choice and calibration,
- * for module init and the sysfs/debugfs files that expose them.  The EC
- * verbs core and the other providers never need this header; what the
- * core and the providers share is in ec_priv.h.
+ * CPU provider ("cpu") knobs, fast paths and calibration, for module init
+ * and sysfs/debugfs only; what the core and providers share is ec_priv.h.
  */
 #ifndef _ECDMA_PROV_CPU_H
 #define _ECDMA_PROV_CPU_H
@@ -22,9 +20,8 @@ void ecdma_cpu_exit(void);
  * enum ecdma_cpu_tunable - CPU provider knobs (sysfs, applied live)
  * @ECDMA_CPU_WORKER_BUDGET: bytes of blocks per worker section (FPU section)
  * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
- * @ECDMA_CPU_NT_THRESHOLD: block size from which SIMD kernels use
- *	non-temporal stores, 0 never, once nt_threshold is set to a number
- *	(ecdma_cpu_set_nt()); until then the calibration decides
+ * @ECDMA_CPU_NT_THRESHOLD: NT stores from this block size (0: never) once
+ *	set by ecdma_cpu_set_nt(); until then the calibration decides
  * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
  * @ECDMA_CPU_TUNABLE_NR: number of tunables
  */
@@ -41,8 +38,7 @@ const char *ecdma_cpu_algo_name(bool *forced);
 
 /**
  * enum ecdma_cpu_path - who computes exact RAID-6 P+Q, or XOR
- * @ECDMA_CPU_PATH_AUTO: the faster of the two as measured at load (and
- *	after an algo change) on this CPU, per block-size class
+ * @ECDMA_CPU_PATH_AUTO: the faster one per block-size class, as calibrated
  * @ECDMA_CPU_PATH_LIB: the kernel's lib/raid6 (raid6_call) or xor_blocks()
  * @ECDMA_CPU_PATH_GF: the provider's GF algo
  * @ECDMA_CPU_PATH_NR: number of choices

@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs, CPU provider: its settings.  The tunables (budgets of
- * a section, the NT threshold), and who computes exact P+Q and XOR
- * (lib/raid6 and xor_blocks(), or the GF algo) and with which stores, per
- * block-size class, with the measurement behind that choice
- * (/sys/kernel/debug/ecdma/calibration).
- *
- * At load, and whenever the algo changes, ecdma_gf_calibrate() (gf_cal.c)
- * measures every candidate on this host, cache hot and cold, and chooses
- * per class.  pq_path / xor_path (sysfs) can force a fast path for every
- * class, nt_threshold a fixed NT threshold instead of the measured choice.
- * Executors take the result once per section (ecdma_cpu_exec_policy()).
+ * ecdma EC verbs, CPU provider settings: the tunables, and who computes
+ * exact P+Q and XOR (lib/raid6 and xor_blocks(), or the GF algo) with
+ * which stores per block-size class, as ecdma_gf_calibrate() (gf_cal.c)
+ * chose at load and on algo changes, unless pq_path, xor_path or
+ * nt_threshold (sysfs) override it.  Executors take it once per section.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,19 +26,14 @@
 #include "gf_cal.h"
 #include "gf_simd.h"
 
-/* bytes of blocks touched per worker section (~tens of us) */
+/* defaults; see enum ecdma_cpu_tunable */
 #define CPU_WORKER_BUDGET	(128 * 1024L)
-/* ... per ecdma_ec_progress() call: callers may have preemption off */
+/* smaller: ecdma_ec_progress() callers may have preemption off */
 #define CPU_INLINE_BUDGET	(64 * 1024L)
-/* requests per section before their completions run */
 #define CPU_SECTION_OPS		64
-/* blocks from this size get non-temporal stores (gf_algo.h) */
 #define CPU_NT_THRESHOLD	((long)ECDMA_GF_NT_MIN_DEFAULT)
 
-/*
- * The four above as sysfs tunables (ecdma_cpu_tunable_set()), read
- * once per section with READ_ONCE(): a change applies from the next one.
- */
+/* read once per section: a change applies from the next one */
 static long ecdma_cpu_tunables[ECDMA_CPU_TUNABLE_NR] = {
 	[ECDMA_CPU_WORKER_BUDGET] = CPU_WORKER_BUDGET,
 	[ECDMA_CPU_INLINE_BUDGET] = CPU_INLINE_BUDGET,
@@ -62,7 +51,6 @@ static const long ecdma_cpu_tunable_range[ECDMA_CPU_TUNABLE_NR][2] = {
 /**
  * ecdma_cpu_tunable_get() - read a CPU provider tunable
  * @t: which
- *
  * Return: its value.
  */
 long ecdma_cpu_tunable_get(enum ecdma_cpu_tunable t)
@@ -75,7 +63,6 @@ EXPORT_SYMBOL_GPL(ecdma_cpu_tunable_get);	/* for the test modules */
  * ecdma_cpu_tunable_set() - change a CPU provider tunable
  * @t: which
  * @val: new value
- *
  * Context: any; applies from the next execution section.
  * Return: 0, or -EINVAL (nothing changed) when @val is out of range.
  */
@@ -91,7 +78,7 @@ int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
 /* one class's word in the strings below ("nt(k>=255)", "lib/gf") */
 #define ECDMA_CPU_WORD	16
 
-/* no new round of measurements after this long (emulated CPUs: one) */
+/* no new round of measurements after this long */
 #define CAL_MAX_NS	(20 * NSEC_PER_MSEC)
 
 const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
@@ -101,11 +88,9 @@ const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
 };
 
 /*
- * Guards ecdma_cpu_cal, ecdma_cpu_cal_algo, ecdma_cpu_path_set and the
- * writes of ecdma_cpu_lib, ecdma_cpu_lib_cold, ecdma_cpu_nt_kmin,
- * ecdma_cpu_nt_fixed and ecdma_cpu_reuse_window.  Executors read those
- * without it (READ_ONCE, once per section): a change applies from the
- * next section.
+ * Guards ecdma_cpu_cal, ecdma_cpu_cal_algo, ecdma_cpu_path_set and writes
+ * of ecdma_cpu_lib, ecdma_cpu_lib_cold, ecdma_cpu_nt_kmin, ecdma_cpu_nt_fixed
+ * and ecdma_cpu_reuse_window; executors read them locklessly (READ_ONCE).
  */
 static DEFINE_MUTEX(ecdma_cpu_cal_lock);
 static struct ecdma_gf_cal ecdma_cpu_cal;
@@ -206,11 +191,7 @@ static int ecdma_cpu_words_str(char *buf, size_t size,
 	return len;
 }
 
-/*
- * "4k:gf 64k:gf big:lib", or one word when every class agrees; a class
- * whose cached and uncached outputs differ reads "gf/lib" (@mask's word,
- * then @cold's)
- */
+/* as ecdma_cpu_words_str(); a class reads "@mask/@cold" where they differ */
 static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
 			     unsigned int cold, const char *yes,
 			     const char *no)
@@ -293,9 +274,9 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
  * ecdma_cpu_calibrate() - measure the candidates with @algo; sets "auto"
  * @algo: the GF algo new calcs get
  *
- * Context: process context, may sleep (about 10 ms; 1.5 MiB allocated
- * meanwhile).  Without the FPU or the memory nothing is measured and the
- * kernel's own code computes P+Q and XOR, with regular stores.
+ * Without the FPU or the memory nothing is measured and the kernel's own
+ * code computes P+Q and XOR, with regular stores.
+ * Context: process context; sleeps, allocates ECDMA_GF_CAL_BUF_BYTES.
  */
 void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 {
@@ -327,10 +308,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 	/* the SIMD candidates need the FPU here, as at every other load */
 	if (algo->fpu && (irqs_disabled() || !irq_fpu_usable()))
 		goto out_apply;
-	/*
-	 * Any content times alike: a fill, not get_random_bytes(), which
-	 * takes long over 1.5 MiB on emulated CPUs.
-	 */
+	/* any content times alike; get_random_bytes() is slow if emulated */
 	for (i = 0; i < ECDMA_GF_CAL_BUF_BYTES / sizeof(u64); i++)
 		((u64 *)buf)[i] = i * 0x9e3779b97f4a7c15ULL;
 	ecdma_gf_calibrate(algo, &env, buf, tbls, cal);
@@ -350,7 +328,6 @@ out_apply:
 /**
  * ecdma_cpu_exec_policy() - the policy executors apply in a section
  * @pol: filled in
- *
  * Context: any; lock-free.
  */
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
@@ -374,7 +351,6 @@ void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
  * ecdma_cpu_set_path() - choose who computes P+Q or XOR
  * @pq: P+Q (true) or XOR (false)
  * @path: the choice, for every block-size class
- *
  * Context: process context.  Applies from the next execution section.
  * Return: 0, or -EINVAL for an unknown @path.
  */
@@ -392,9 +368,7 @@ int ecdma_cpu_set_path(bool pq, enum ecdma_cpu_path path)
 /**
  * ecdma_cpu_path_get() - the choice for P+Q or XOR, and its effect
  * @pq: P+Q (true) or XOR (false)
- * @lib_cls: set to the classes the kernel's code runs now (bit per
- *	enum ecdma_gf_cls)
- *
+ * @lib_cls: set to the classes (bits of enum ecdma_gf_cls) lib code runs
  * Return: the choice (possibly ECDMA_CPU_PATH_AUTO).
  */
 enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls)
@@ -411,11 +385,9 @@ enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls)
 /**
  * ecdma_cpu_path_str() - the classes' paths for humans and sysfs
  * @pq: P+Q (true) or XOR (false)
- * @buf: filled in: "lib" or "gf" when every class agrees, else
- *	"4k:gf 64k:gf big:lib"; "gf/lib": gf for outputs in the cache, lib
- *	for the others
+ * @buf: filled in: "lib" or "gf" if every class agrees, else per class
+ *	("4k:gf 64k:gf big:lib"); "gf/lib": gf if cached, lib if not
  * @size: of @buf
- *
  * Return: the length written.
  */
 int ecdma_cpu_path_str(bool pq, char *buf, size_t size)
@@ -431,13 +403,10 @@ int ecdma_cpu_path_str(bool pq, char *buf, size_t size)
 
 /**
  * ecdma_cpu_set_nt() - who decides the store kind
- * @threshold: blocks of at least this many bytes get NT stores (0:
- *	none), for every kind of operation; -1: the calibration decides
- *	per class ("auto")
- *
+ * @threshold: NT stores for blocks from this many bytes (0: none), for
+ *	every kind; -1: the calibration decides per class ("auto")
  * Context: process context.  Applies from the next execution section.
- * Return: 0, or -EINVAL (nothing changed) for a @threshold out of the
- * nt_threshold tunable's range.
+ * Return: 0, or -EINVAL (nothing changed) when out of nt_threshold's range.
  */
 int ecdma_cpu_set_nt(long threshold)
 {
@@ -454,7 +423,6 @@ int ecdma_cpu_set_nt(long threshold)
 
 /**
  * ecdma_cpu_nt() - the store kind's decider
- *
  * Return: the fixed threshold, or -1 while the calibration decides.
  */
 long ecdma_cpu_nt(void)
@@ -468,10 +436,8 @@ long ecdma_cpu_nt(void)
  * ecdma_cpu_nt_str() - the calibrated store kinds for humans
  * @kind: which kind of operation
  * @buf: filled in: "regular", "nt" or "nt(k>=5)" (NT from 5 inputs on)
- *	when every class agrees, else per class
- *	("4k:regular 64k:nt(k>=5) big:nt(k>=4)")
+ *	if every class agrees, else per class ("4k:regular 64k:nt(k>=5) ...")
  * @size: of @buf
- *
  * Return: the length written.
  */
 int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
@@ -482,7 +448,6 @@ int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
 /**
  * ecdma_cpu_calibration() - the last measurement
  * @cal: filled in
- *
  * Return: the GF algo it measured, or NULL before the first one.
  */
 static const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)

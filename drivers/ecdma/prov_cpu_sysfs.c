@@ -43,13 +43,12 @@ static ssize_t algo_show(struct device *dev, struct device_attribute *attr,
 }
 
 /**
- * ecdma_cpu_sysfs_set_algo - the GF algo, for new calcs and the front's
+ * ecdma_cpu_sysfs_set_algo() - the GF algo, for new calcs and the front's
  * @front: the registered front
  * @name: a usable algo's name, or "auto"
  *
  * Every channel gets a new calc with it; if one cannot, the old algo is
  * put back on the channels already rebuilt.
- *
  * Context: process context; takes front->cfg_lock.
  * Return: 0, -EINVAL (no usable algo by that name), -EBUSY (a client holds
  * a channel), or the error of a new calc; nothing changed on error.

@@ -3,14 +3,11 @@
  * ecdma_rdma: buffers the CPU engine and a device both reach, and the
  * device's pool of fast-registration MRs that gives them remote keys.
  *
- * A buffer is physically contiguous (one scatter/gather entry covers any
- * block in it) and mapped for the device while the device lives; the
- * removal unmaps and deregisters every buffer left (rdma_client.c), the
- * memory stays with its owner until ecdma_rdma_buf_free().
- *
- * Pool MRs are registered with IB_WR_REG_MR and withdrawn with
- * IB_WR_LOCAL_INV, both posted on a QP of the device and waited for; an MR
- * whose state is unknown after a failure is freed rather than reused.
+ * A buffer is physically contiguous (one SGE covers any block in it) and
+ * mapped while the device lives; removal unmaps and deregisters what is
+ * left, the memory stays with its owner until ecdma_rdma_buf_free().  Pool
+ * MRs are registered and invalidated by WRs posted on a QP of the device
+ * and waited for; an MR left in an unknown state is freed, not reused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,10 +22,6 @@
 
 /* largest buffer: physically contiguous, one allocation */
 #define ECDMA_RDMA_BUF_MAX	SZ_4M
-
-/* ---------------------------------------------------------------------- */
-/* The MR pool                                                            */
-/* ---------------------------------------------------------------------- */
 
 /* A free pool MR, or a new one; NULL when the pool is exhausted. */
 static struct ib_mr *ecdma_rdma_mr_get(struct ecdma_rdma_dev *dev)
@@ -84,19 +77,13 @@ static void ecdma_rdma_mr_drop(struct ecdma_rdma_dev *dev, struct ib_mr *mr)
 	spin_unlock_irqrestore(&dev->lock, flags);
 }
 
-/* ---------------------------------------------------------------------- */
-/* Buffers                                                                */
-/* ---------------------------------------------------------------------- */
-
 /**
  * ecdma_rdma_buf_alloc() - memory the CPU engine and a device both reach
  * @dev: the device
  * @len: bytes, 1..4 MiB
  *
- * Physically contiguous pages, mapped for the device (ib_dma_map_single();
- * on rxe the DMA address is the kernel address) and usable locally with
- * the PD's local DMA key.  ecdma_rdma_buf_reg() gives it an rkey.
- *
+ * Physically contiguous, mapped for the device and usable locally with the
+ * PD's local DMA key; ecdma_rdma_buf_reg() gives it an rkey.
  * Context: Process context; sleeps.
  * Return: the buffer, or ERR_PTR(): -EINVAL for @len, -ENODEV once the
  * device's removal started, -ENOMEM.
@@ -166,11 +153,8 @@ static void ecdma_rdma_buf_release(struct ecdma_rdma_buf *buf)
 }
 
 /**
- * ecdma_rdma_buf_free() - free a buffer
- * @buf: the buffer; NULL or an ERR_PTR are ignored
- *
- * A registered buffer is deregistered first.  No primitive may use it.
- *
+ * ecdma_rdma_buf_free() - deregister if needed and free a buffer
+ * @buf: the buffer, which no primitive uses; NULL or an ERR_PTR are ignored
  * Context: Process context; sleeps.
  */
 void ecdma_rdma_buf_free(struct ecdma_rdma_buf *buf)
@@ -241,16 +225,13 @@ static int ecdma_rdma_local_post(struct ecdma_rdma_qp *qp,
  * @qp: a connected QP of the buffer's device; carries the registration
  * @buf: the buffer, not registered yet, at most 512 pages (2 MiB)
  *
- * Takes an MR from the device's pool (growing it up to 1024), maps the
- * buffer with ib_map_mr_sg() and posts IB_WR_REG_MR on @qp with local and
- * remote read/write access, then waits for it.  Sets @buf->rkey and
- * @buf->iova; the key is valid on every QP of the device.
- *
+ * Maps @buf on a pool MR (the pool grows up to 1024), posts IB_WR_REG_MR
+ * with local and remote read/write access on @qp and waits.  Sets
+ * @buf->rkey and @buf->iova; the key is valid on every QP of the device.
  * Context: Process context; sleeps.
- * Return: 0; -EINVAL for a foreign or too big buffer, -ENODEV once the
- * device's removal started, -EBUSY when it is registered already,
- * -ENOTCONN when @qp is not connected, -ENOMEM when the pool is
- * exhausted, -EIO when the registration failed.
+ * Return: 0; -EINVAL (foreign or too big buffer), -ENODEV (removal
+ * started), -EBUSY (registered already), -ENOTCONN (@qp not connected),
+ * -ENOMEM (pool exhausted), -EIO (the registration failed).
  */
 int ecdma_rdma_buf_reg(struct ecdma_rdma_qp *qp, struct ecdma_rdma_buf *buf)
 {
@@ -310,10 +291,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_buf_reg);
  * @qp: a connected QP of the buffer's device; carries the invalidation
  * @buf: the buffer; nothing happens when it is not registered
  *
- * Posts IB_WR_LOCAL_INV for its rkey on @qp and waits; the MR goes back
- * to the pool (or, when the invalidation failed, is freed).  After
- * removal of the device the registration is already gone.
- *
+ * Posts IB_WR_LOCAL_INV on @qp and waits; the MR goes back to the pool, or
+ * is freed if that failed.  Once the device is removed, nothing is left.
  * Context: Process context; sleeps.
  */
 void ecdma_rdma_buf_unreg(struct ecdma_rdma_qp *qp, struct ecdma_rdma_buf *buf)

@@ -3,23 +3,16 @@
  * ecdma_rdma: the ib_client and per-device state (the handle's references
  * and work count are in rdma_dev.c, buffers and the MR pool in rdma_buf.c).
  *
- * For every RoCE device ib_core reports, ->add allocates a PD, a small
- * pool of MRs (grown on demand) and the sysfs directory
- * /sys/devices/platform/ecdma/rdma/<device>/.  Completion queues come from
- * ib_core's CQ pool, one share per QP (rdma_qp.c).
+ * ->add gives every RoCE device a PD, a small MR pool (grown on demand)
+ * and /sys/devices/platform/ecdma/rdma/<device>/.  No upstream driver has
+ * an EC engine, so calcs run on ecdma's "cpu" provider unless a provider
+ * is registered under the device's own name (an out-of-tree engine).
  *
- * No upstream driver has an EC engine, so a device's calcs run on ecdma's
- * "cpu" provider; a provider registered under the device's own name (an
- * out-of-tree engine driver) would be used instead.
- *
- * Removal (->remove: rdma link delete, driver unload, this module's
- * unload): nothing new may start or be created (dead, which every entry
- * point checks), every QP is refused further posts and drained, so its
- * outstanding work requests complete in error;
- * then removal waits until every primitive and registration in flight has
- * finished (their ->done ran, with -ENODEV), and only then destroys the
- * QPs, unmaps the buffers, frees the MRs and the PD.  The handles users
- * hold stay allocated, dead, until they release them.
+ * ->remove sets dead (every entry point checks it: nothing new starts),
+ * refuses posts on every QP and drains it, waits until every primitive and
+ * registration in flight finished (->done ran, with -ENODEV), and only
+ * then destroys the QPs, unmaps the buffers, frees the MRs and the PD.
+ * Users' handles stay allocated, dead, until they release them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -35,14 +28,9 @@ static LIST_HEAD(ecdma_rdma_devs);
 
 static struct ib_client ecdma_rdma_client;
 
-/* ---------------------------------------------------------------------- */
-/* Devices                                                                */
-/* ---------------------------------------------------------------------- */
-
 /**
  * ecdma_rdma_dev_get() - take a reference on an RDMA device's EC state
  * @name: the RDMA device's name ("rxe0"), or NULL for the first one
- *
  * Context: Process context; takes a mutex.
  * Return: the device, or ERR_PTR(-ENODEV) when there is none by that name
  * (not RoCE, not present, or its removal started).
@@ -63,10 +51,6 @@ struct ecdma_rdma_dev *ecdma_rdma_dev_get(const char *name)
 	return found;
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_dev_get);
-
-/* ---------------------------------------------------------------------- */
-/* The ib_client                                                          */
-/* ---------------------------------------------------------------------- */
 
 static int ecdma_rdma_add_one(struct ib_device *ibdev)
 {
@@ -153,9 +137,8 @@ static void ecdma_rdma_remove_one(struct ib_device *ibdev, void *data)
 	mutex_unlock(&ecdma_rdma_devs_lock);
 
 	/*
-	 * Dead under dev->mutex too, not only dev->lock: buffers and QPs are
-	 * created and connected under the mutex, so none is made from here
-	 * on, and every QP made before is killed in this same section.
+	 * Dead under dev->mutex too (buffers and QPs are made under it): none
+	 * is made from here on, and every older QP is killed in this section.
 	 */
 	mutex_lock(&dev->mutex);
 	spin_lock_irqsave(&dev->lock, flags);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma_rdma: a device's handle, as buffers, QPs and primitives use it:
- * its references, its state, and the count of work in flight that its
- * removal (rdma_client.c) waits for.
+ * ecdma_rdma: a device's handle as buffers, QPs and primitives use it: its
+ * references, its state, and the work in flight its removal waits for.
  */
 #include <linux/err.h>
 #include <linux/module.h>
@@ -18,7 +17,6 @@ static void ecdma_rdma_dev_release(struct kref *ref)
 /**
  * ecdma_rdma_dev_put() - drop a reference from ecdma_rdma_dev_get()
  * @dev: the device; NULL or an ERR_PTR are ignored
- *
  * Context: Any context.
  */
 void ecdma_rdma_dev_put(struct ecdma_rdma_dev *dev)
@@ -31,7 +29,6 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_put);
 /**
  * ecdma_rdma_dev_name() - the RDMA device's name
  * @dev: the device
- *
  * Context: Any context.
  * Return: its name, as when it was last renamed.
  */
@@ -45,11 +42,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_name);
  * ecdma_rdma_dev_alive() - whether the RDMA device is still there
  * @dev: the device
  *
- * Once its removal started, every call that would create or start
- * something on the device fails -ENODEV: buffers, QPs, their addresses
- * and connections, registrations, primitives, its provider.  Releasing
- * the handles still works.
- *
+ * Once removal started, whatever would create or start something on the
+ * device fails -ENODEV; releasing the handles still works.
  * Context: Any context.
  * Return: false once its removal started.
  */
@@ -63,14 +57,11 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_alive);
  * ecdma_rdma_dev_provider() - the EC provider that serves a device
  * @dev: the device
  *
- * The device's own EC engine when a provider is registered under its name
- * (none of the upstream drivers has one), else ecdma's "cpu" provider,
- * which computes on the CPU over the buffers the device also reaches.
- * Allocate the calcs of the primitives on it.
- *
+ * The device's own EC engine if a provider is registered under its name,
+ * else ecdma's "cpu" provider.  Allocate the primitives' calcs on it.
  * Context: Process context; takes a mutex.
- * Return: a reference (ecdma_ec_provider_put() it), or an ERR_PTR:
- * -ENODEV once the device's removal started.
+ * Return: a reference (ecdma_ec_provider_put() it), or ERR_PTR(-ENODEV)
+ * once the device's removal started.
  */
 struct ecdma_ec_provider *ecdma_rdma_dev_provider(struct ecdma_rdma_dev *dev)
 {
@@ -81,11 +72,8 @@ struct ecdma_ec_provider *ecdma_rdma_dev_provider(struct ecdma_rdma_dev *dev)
 EXPORT_SYMBOL_GPL(ecdma_rdma_dev_provider);
 
 /**
- * ecdma_rdma_begin() - count work in flight on a device
+ * ecdma_rdma_begin() - count work in flight, which removal waits for
  * @dev: the device
- *
- * Removal waits until every begin has its ecdma_rdma_end().
- *
  * Context: Any context.
  * Return: false (nothing counted) once the device is being removed.
  */
@@ -107,7 +95,6 @@ bool ecdma_rdma_begin(struct ecdma_rdma_dev *dev)
 /**
  * ecdma_rdma_end() - work counted by ecdma_rdma_begin() finished
  * @dev: the device; may be freed on return
- *
  * Context: Any context.
  */
 void ecdma_rdma_end(struct ecdma_rdma_dev *dev)

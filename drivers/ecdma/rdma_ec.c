@@ -2,20 +2,16 @@
 /*
  * ecdma_rdma: the in-network EC primitives over RC queue pairs.
  *
- * Each primitive is a small state machine driven from completions, never
- * sleeping (the upstream kernels have no WAIT/SEND_EN work requests that
- * would let the NIC chain them):
+ * Each primitive is a state machine driven from completions, never
+ * sleeping (upstream has no WAIT/SEND_EN work requests to chain them on
+ * the NIC); rdma_op.c keeps their references, posting and timeouts:
  *
- *   ec-send        encode ---> post the m code sends     (data sends posted
- *                                                          at submission)
+ *   ec-send        encode ---> post the m code sends (data sent at once)
  *   recv-ec-send   per slice: receive --> multiply-accumulate --> send
  *   recv-ec        receives (countdown) --> decode
  *
- * Their bookkeeping (references, posting, timeouts) is in rdma_op.c.
- *
- * The first post of a submission failing means nothing was posted: the
- * call returns the error and ->done does not run.  Any later failure is
- * reported through ->done.
+ * If the first post of a submission fails nothing was posted: the call
+ * returns the error and ->done does not run; later failures go to ->done.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,9 +25,7 @@ static struct ecdma_rdma_calc_wr *to_calc_wr(struct ecdma_ec_wr *wr)
 	return container_of(wr, struct ecdma_rdma_calc_wr, wr);
 }
 
-/* ---------------------------------------------------------------------- */
-/* ec-send                                                                */
-/* ---------------------------------------------------------------------- */
+/* ec-send */
 
 static void ec_send_sent(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -70,18 +64,15 @@ static void ec_send_encoded(struct ecdma_ec_wr *wr)
  * @es: the primitive; see struct ecdma_rdma_ec_send
  *
  * Queues the encode of the k data blocks into the m code blocks on
- * @es->calc, posts the k data blocks at once, each to its destination
- * (SEND or RDMA WRITE, signalled), and from the encode's completion posts
- * the m code blocks.  @es->op.done runs once every send posted has
- * completed; @es->stripe_status tells which block reached its peer.
- * Posting never sleeps and never allocates.
- *
- * Context: Any context with interrupts enabled; never sleeps.
+ * @es->calc and posts the k data sends (SEND or RDMA WRITE, signalled) at
+ * once, the m code sends from the encode's completion.  @es->op.done runs
+ * once every posted send completed; @es->stripe_status tells which block
+ * reached its peer.
+ * Context: Any context with interrupts enabled; never sleeps or allocates.
  * Return: 0 (->done will run); -EINVAL for a missing ->done, a polling or
- * missing calc, k + m > ECDMA_RDMA_MAX_BLOCKS, a block outside its
- * buffer, a QP or buffer of another device; -ENODEV once the device's
- * removal started; or what ecdma_ec_post() returns for the encode.  On
- * error nothing was posted and ->done will not run.
+ * missing calc, k + m > ECDMA_RDMA_MAX_BLOCKS, a block outside its buffer,
+ * a QP or buffer of another device; -ENODEV (removal started); or
+ * ecdma_ec_post()'s error for the encode.  On error ->done will not run.
  */
 int ecdma_rdma_ec_send(struct ecdma_rdma_ec_send *es)
 {
@@ -141,9 +132,7 @@ int ecdma_rdma_ec_send(struct ecdma_rdma_ec_send *es)
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_ec_send);
 
-/* ---------------------------------------------------------------------- */
-/* recv-ec-send                                                           */
-/* ---------------------------------------------------------------------- */
+/* recv-ec-send (res_*) */
 
 static u32 res_slice_size(const struct ecdma_rdma_recv_ec_send *r)
 {
@@ -248,23 +237,20 @@ static u32 res_prepare(struct ecdma_rdma_recv_ec_send *r,
  * ecdma_rdma_recv_ec_send() - recv-ec-send: one hop of a repair chain
  * @r: the primitive; see struct ecdma_rdma_recv_ec_send
  *
- * For each slice: receive the upstream partial into @r->acc (first hop:
- * none), add @r->coef[i] * @r->local[i] to it on @r->calc (no local
- * block: nothing), and send it downstream (last hop: keep it).  The
- * receives of every slice are posted at submission (the upstream QP needs
- * @r->nr_slices receive slots), each slice moves on as soon as its
- * predecessor step completed, so a chain of hops works as a pipeline.
- * @r->op.done runs when every step of every slice has completed.  A slice
- * that fails stops there: later hops then wait for it, so give chains a
+ * Per slice: receive the upstream partial into @r->acc (not on the first
+ * hop), add @r->coef[i] * @r->local[i] on @r->calc, send it downstream
+ * (not on the last hop).  All receives are posted at submission (upstream
+ * needs @r->nr_slices receive slots) and slices move on independently, so
+ * a chain pipelines.  @r->op.done runs when every step has completed; a
+ * failed slice stops there and later hops wait for it: give chains a
  * timeout.
- *
  * Context: Any context with interrupts enabled; never sleeps.
  * Return: 0 (->done will run); -EINVAL for a missing ->done, a block size
  * of 0 or fewer bytes than slices, @r->nr_slices or @r->nr_local out of
  * range, neither upstream nor downstream, local blocks without a callback
  * calc of k >= @r->nr_local, a block outside its buffer, QPs or buffers of
- * different devices; -ENODEV once the device's removal started; else the
- * error of the first post (nothing was posted, ->done will not run).
+ * different devices; -ENODEV (removal started); else the first post's
+ * error (nothing was posted, ->done will not run).
  */
 int ecdma_rdma_recv_ec_send(struct ecdma_rdma_recv_ec_send *r)
 {
@@ -312,9 +298,7 @@ int ecdma_rdma_recv_ec_send(struct ecdma_rdma_recv_ec_send *r)
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_recv_ec_send);
 
-/* ---------------------------------------------------------------------- */
-/* recv-ec                                                                */
-/* ---------------------------------------------------------------------- */
+/* recv-ec (re_*) */
 
 /* Every receive completed: decode, unless a block is missing. */
 static void re_decode(struct ecdma_rdma_recv_ec *r)
@@ -349,18 +333,16 @@ static void re_decoded(struct ecdma_ec_wr *wr)
  * ecdma_rdma_recv_ec() - recv-ec: receive survivors and decode in place
  * @r: the primitive; see struct ecdma_rdma_recv_ec
  *
- * Posts a receive for every block with a source QP; when all have
- * completed, decodes the erased blocks on @r->calc from the first k blocks
- * that are not erased.  @r->op.done runs after the decode (or after the
- * last receive, when one failed: nothing is decoded then).
- *
+ * Posts a receive for every block with a source QP; when all completed,
+ * decodes the erased blocks on @r->calc from the first k blocks not
+ * erased.  @r->op.done runs after the decode, or after the last receive
+ * when one failed (nothing is decoded then).
  * Context: Any context with interrupts enabled; never sleeps.
  * Return: 0 (->done will run); -EINVAL for a missing ->done, a polling or
  * missing calc, k + m > ECDMA_RDMA_MAX_BLOCKS, no erasure or more than m,
  * an erased block with a source, a block outside its buffer, QPs or
- * buffers of different devices; -ENODEV once the device's removal
- * started; else the error of the first post (nothing posted, ->done will
- * not run).
+ * buffers of different devices; -ENODEV (removal started); else the first
+ * post's error (nothing posted, ->done will not run).
  */
 int ecdma_rdma_recv_ec(struct ecdma_rdma_recv_ec *r)
 {

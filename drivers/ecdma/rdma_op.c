@@ -25,10 +25,6 @@
 /* how often the watchdog looks while primitives with a timeout run */
 #define ECDMA_RDMA_WATCHDOG_TICK	(HZ / 10)
 
-/* ---------------------------------------------------------------------- */
-/* Common                                                                 */
-/* ---------------------------------------------------------------------- */
-
 void ecdma_rdma_op_error(struct ecdma_rdma_op *op, int err)
 {
 	atomic_cmpxchg(&op->err, 0, err);
@@ -202,9 +198,7 @@ void ecdma_rdma_xfer_recv_init(struct ecdma_rdma_xfer *x,
 	x->recv.num_sge = 1;
 }
 
-/* A block as the calc sees it: the cpu provider computes on kernel
- * addresses, a device engine would on the device's.
- */
+/* A calc's view of a block: kernel addresses for "cpu", DMA for engines */
 void ecdma_rdma_blk_sge(const struct ecdma_rdma_dev *dev,
 			struct ecdma_ec_sge *s,
 			const struct ecdma_rdma_blk *blk, u32 off, u32 len)
@@ -236,10 +230,6 @@ bool ecdma_rdma_calc_ok(struct ecdma_ec_calc *calc)
 {
 	return !IS_ERR_OR_NULL(calc) && !ecdma_ec_calc_polling(calc);
 }
-
-/* ---------------------------------------------------------------------- */
-/* Timeouts                                                               */
-/* ---------------------------------------------------------------------- */
 
 /* dev->lock held: have the watchdog disconnect every QP @op uses */
 static void ecdma_rdma_op_mark_qps(struct ecdma_rdma_op *op)
@@ -282,7 +272,6 @@ static void ecdma_rdma_op_mark_qps(struct ecdma_rdma_op *op)
  * Marks each expired primitive and disconnects the QPs it uses; their
  * flush completes it with -ETIMEDOUT.  Runs every
  * ECDMA_RDMA_WATCHDOG_TICK while primitives with a timeout are in flight.
- *
  * Context: Process context (a work item); takes dev->mutex.
  */
 void ecdma_rdma_watchdog(struct work_struct *work)

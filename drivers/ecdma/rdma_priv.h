@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma_rdma internals, shared by rdma_client.c (ib_client, devices),
- * rdma_dev.c (a device's handle: references, work in flight), rdma_buf.c
- * (buffers and the MR pool), rdma_qp.c (queue pairs and posting),
- * rdma_op.c (a primitive's bookkeeping, timeouts), rdma_ec.c (the
- * primitives) and rdma_sysfs.c.  Only ecdma_rdma.ko includes it
- * (in ecdma.ko only ec_send.c sees <rdma/...>, for the inline post).
+ * ecdma_rdma internals, shared by its rdma_*.c files.  Only ecdma_rdma.ko
+ * includes it (in ecdma.ko only ec_send.c sees <rdma/...>, to post inline).
  */
 #ifndef _ECDMA_RDMA_PRIV_H
 #define _ECDMA_RDMA_PRIV_H
@@ -34,8 +30,7 @@ enum ecdma_rdma_op_kind {
 
 /**
  * struct ecdma_rdma_dev - what ecdma_rdma keeps per RDMA device
- * @ref: references: the ib_client's (until removal), each user's, each
- *	primitive's in flight; the last put frees the struct (any context)
+ * @ref: the ib_client's (until removal), users', in-flight primitives'
  * @node: on ecdma_rdma_devs, under ecdma_rdma_devs_lock
  * @name: the device's name (updated on rename, under @mutex)
  * @ibdev: the device; NULL once removed
@@ -43,8 +38,7 @@ enum ecdma_rdma_op_kind {
  * @port: the port used (the first)
  * @mtu: its active MTU when the device was added: the QPs' path MTU
  * @mr_pages: pages one pool MR maps
- * @engine: the name of a provider registered under the device's name at
- *	add time (a device EC engine), or "": calcs run on "cpu"
+ * @engine: provider registered under the device's name at add, or "" (cpu)
  * @mutex: guards @qps, @bufs, @name, the teardown of the device's objects
  *	and @kobj; with @lock, @dead
  * @qps: live QPs (struct ecdma_rdma_qp.node)
@@ -54,8 +48,7 @@ enum ecdma_rdma_op_kind {
  *	the QPs' @abort; irqsave (taken from completions)
  * @ops: primitives in flight with a timeout
  * @nr_ops: primitives and registrations in flight
- * @dead: the device is being removed: nothing new starts or is created.
- *	Set under both @mutex and @lock, so either is enough to read it
+ * @dead: removal started; set under @mutex and @lock, either suffices to read
  * @ops_wq: removal waits here for @nr_ops to reach 0
  * @watchdog: fails primitives past their timeout
  * @mr_free: pool MRs not in use (struct ib_mr.qp_entry)
@@ -107,10 +100,8 @@ struct ecdma_rdma_dev {
  * @cq: its send and receive CQ, from ib_core's pool
  * @cq_size: CQ entries taken from the pool
  * @node: on dev->qps
- * @state: 0 when connected; else the error a post gets: -ENOTCONN (not
- *	connected yet, or disconnected), -ENODEV (device removed).  Read
- *	under RCU by posters; changed under dev->mutex, then
- *	synchronize_rcu() before the QP is flushed
+ * @state: 0 if connected, else what a post gets (-ENOTCONN, -ENODEV); read
+ *	under RCU, changed under dev->mutex then synchronize_rcu() before flush
  * @flushed: it was taken to the error state and drained (dev->mutex)
  * @abort: the watchdog will disconnect it (dev->lock)
  * @attr: what it was created with

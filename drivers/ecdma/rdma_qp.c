@@ -2,19 +2,12 @@
 /*
  * ecdma_rdma: RC queue pairs and posting.
  *
- * QPs are connected without rdma_cm, by RoCE v2 GID and QP number (the
- * peer may be another QP of the same device, as on one Soft-RoCE device
- * in a VM, or a remote one whose address came out of band).  Each QP has
- * one CQ share from ib_core's CQ pool, polled in softirq, for both of its
- * queues, sized for its depths plus the drain marker of each queue.
- *
- * Posting is guarded by qp->state under RCU rather than by a lock: posts
- * come from completion handlers (softirq, calc completions), and rxe's
- * ib_post_send() must not be called with interrupts off.  Whoever changes
- * the state (disconnect, watchdog, removal) does it under dev->mutex and
- * waits for an RCU grace period before flushing, so no post can slip in
- * after the flush, and ib_drain_qp() then returns only when every work
- * request posted before has completed.
+ * QPs connect without rdma_cm, by RoCE v2 GID and QP number.  Each takes
+ * one CQ from ib_core's pool (softirq), sized for both queues plus their
+ * drain markers.  Posting is guarded by qp->state under RCU, not a lock:
+ * posts come from softirq, and rxe's ib_post_send() must not run with
+ * interrupts off.  State changes are made under dev->mutex and followed
+ * by synchronize_rcu() before the flush, so no post slips in after it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -31,7 +24,6 @@
  * ecdma_rdma_post_send() - post a send-queue chain unless the QP is closed
  * @qp: the QP
  * @wr: the work requests
- *
  * Context: Any context with interrupts enabled.
  * Return: 0, @qp->state (-ENOTCONN, -ENODEV) or the driver's error.
  */
@@ -51,7 +43,6 @@ int ecdma_rdma_post_send(struct ecdma_rdma_qp *qp, struct ib_send_wr *wr)
  * ecdma_rdma_post_recv() - post a receive unless the QP is closed
  * @qp: the QP
  * @wr: the work request
- *
  * Context: Any context with interrupts enabled.
  * Return: as ecdma_rdma_post_send().
  */
@@ -71,13 +62,8 @@ int ecdma_rdma_post_recv(struct ecdma_rdma_qp *qp, struct ib_recv_wr *wr)
  * ecdma_rdma_wc_errno() - a completion's status as an errno
  * @wc: the completion
  * @qp: its QP
- *
  * Context: Any context.
- * Return: 0 for success; a flushed request: -ENODEV when the device is
- * going away, else -ECANCELED (disconnected); -ETIMEDOUT when transport
- * or RNR retries ran out; -EMSGSIZE for a too small receive; -EREMOTEIO
- * when the peer refused the request; -EACCES for a key or access error;
- * else -EIO.
+ * Return: 0, or the errno for @wc->status (a flush: -ENODEV or -ECANCELED).
  */
 int ecdma_rdma_wc_errno(const struct ib_wc *wc, struct ecdma_rdma_qp *qp)
 {
@@ -107,7 +93,6 @@ int ecdma_rdma_wc_errno(const struct ib_wc *wc, struct ecdma_rdma_qp *qp)
  * @qp: its QP
  * @tx: a send or write (else a receive)
  * @bytes: its length
- *
  * Context: Any context.
  */
 void ecdma_rdma_qp_account(struct ecdma_rdma_qp *qp, bool tx, u32 bytes)
@@ -129,7 +114,6 @@ void ecdma_rdma_qp_account(struct ecdma_rdma_qp *qp, bool tx, u32 bytes)
  * ecdma_rdma_qp_stats() - what a QP moved so far
  * @qp: the QP
  * @stats: filled in
- *
  * Context: Any context.
  */
 void ecdma_rdma_qp_stats(const struct ecdma_rdma_qp *qp,
@@ -146,12 +130,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_stats);
  * ecdma_rdma_qp_ib() - the verbs QP inside
  * @qp: the QP
  *
- * For posting work requests of one's own (ecdma_ec_encode_send() takes
- * them): they are flushed like the primitives' on a disconnect or the
- * device's removal, and must have completed before ecdma_rdma_qp_destroy().
- * Check ecdma_rdma_qp_state() first: nothing may be posted on a QP that is
- * not connected.
- *
+ * For one's own WRs (ecdma_ec_encode_send()), on a connected QP only: they
+ * are flushed like ours and must complete before ecdma_rdma_qp_destroy().
  * Context: Any context.
  * Return: the ib_qp, or NULL once the device's removal started.
  */
@@ -164,18 +144,13 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_ib);
 /**
  * ecdma_rdma_qp_state() - whether a QP can carry work
  * @qp: the QP
- *
  * Context: Any context.
  * Return: 0 when connected, -ENOTCONN before ecdma_rdma_qp_connect() and
- * after a disconnect (or a primitive's timeout), -ENODEV once the
- * device's removal started.
+ * after a disconnect or timeout, -ENODEV once the device's removal started.
  */
 int ecdma_rdma_qp_state(const struct ecdma_rdma_qp *qp)
 {
-	/*
-	 * The removal marks the QPs just after @dead: agree with
-	 * ecdma_rdma_dev_alive() in between too.
-	 */
+	/* @dead precedes the QPs' marks: agree with ecdma_rdma_dev_alive() */
 	if (READ_ONCE(qp->dev->dead))
 		return -ENODEV;
 	return READ_ONCE(qp->state);
@@ -186,19 +161,15 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_state);
 static void __ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp)
 {
 	if (!qp->flushed) {
-		/* to the error state, and wait for both drain markers */
 		ib_drain_qp(qp->ibqp);
 		qp->flushed = true;
 	}
 }
 
 /**
- * ecdma_rdma_qp_flush() - close a QP and complete what was posted on it
+ * ecdma_rdma_qp_flush() - close a QP and wait until its posted WRs completed
  * @qp: the QP, not destroyed
  * @state: what later posts get (-ENOTCONN, -ENODEV)
- *
- * Work requests posted before complete, in error, before it returns.
- *
  * Context: Process context, dev->mutex held; sleeps.
  */
 void ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp, int state)
@@ -210,17 +181,12 @@ void ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp, int state)
 }
 
 /**
- * ecdma_rdma_qp_create() - an RC queue pair on a device
+ * ecdma_rdma_qp_create() - a new RC QP (INIT state: connect it before use)
  * @dev: the device
  * @attr: depths and retry behaviour
- *
- * The QP is in the INIT state: connect it with ecdma_rdma_qp_connect()
- * before use.
- *
  * Context: Process context; sleeps.
- * Return: the QP, or ERR_PTR(): -EINVAL for @attr beyond the device's
- * limits, -ENODEV once the device's removal started, -ENOMEM, or the
- * driver's error.
+ * Return: the QP or ERR_PTR(): -EINVAL (@attr beyond the device's limits),
+ * -ENODEV (removal started), -ENOMEM, or the driver's error.
  */
 struct ecdma_rdma_qp *
 ecdma_rdma_qp_create(struct ecdma_rdma_dev *dev,
@@ -324,9 +290,7 @@ static void ecdma_rdma_qp_free_ib(struct ecdma_rdma_qp *qp)
  * ecdma_rdma_qp_destroy() - disconnect and free a QP
  * @qp: the QP; NULL or an ERR_PTR are ignored
  *
- * No primitive may still use it (wait for their ->done first).  After the
- * device's removal only the handle is left to free.
- *
+ * No primitive may still use it (wait for their ->done first).
  * Context: Process context; sleeps.
  */
 void ecdma_rdma_qp_destroy(struct ecdma_rdma_qp *qp)
@@ -382,15 +346,10 @@ static const struct ib_gid_attr *ecdma_rdma_gid(struct ecdma_rdma_dev *dev)
 /**
  * ecdma_rdma_qp_addr() - a QP's address, for its peer's ecdma_rdma_qp_connect()
  * @qp: the QP
- * @addr: filled in
- *
- * The GID is the port's RoCE v2 GID, an IPv4-mapped one when the netdev
- * has an IPv4 address.
- *
+ * @addr: filled in; the GID is the port's RoCE v2 GID, IPv4-mapped if any
  * Context: Process context; takes a mutex.
- * Return: 0, -ENODEV once the device's removal started, -EADDRNOTAVAIL
- * when the port has no RoCE v2 GID (no IP address on its netdev), -EINVAL
- * when its netdev is going away.
+ * Return: 0, -ENODEV (removal started), -EADDRNOTAVAIL (no RoCE v2 GID: no
+ * IP address on the netdev), -EINVAL (the netdev is going away).
  */
 int ecdma_rdma_qp_addr(struct ecdma_rdma_qp *qp,
 		       struct ecdma_rdma_qp_addr *addr)
@@ -424,19 +383,13 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_addr);
 /**
  * ecdma_rdma_qp_connect() - connect a QP to its peer (INIT -> RTR -> RTS)
  * @qp: a new QP
- * @peer: the peer QP's address (ecdma_rdma_qp_addr() on its side, which
- *	connects to @qp's address in turn)
+ * @peer: the peer's ecdma_rdma_qp_addr() (it connects to @qp's in turn)
  *
- * The path MTU is the port's active MTU when the device was added; the
- * destination MAC is @peer->mac (kernel QPs get no resolution from
- * ib_core).  Receives the peer may send to can be posted once this
- * returned (on both sides, before anything is sent).
- *
+ * Path MTU: the port's active MTU at device add; the MAC is @peer->mac.
+ * Post the receives the peer sends to, on both sides, before any send.
  * Context: Process context; sleeps.
- * Return: 0; -ENODEV once the device's removal started; -EINVAL when @qp
- * was connected before (a disconnected QP is not reused: create a new
- * one); -EADDRNOTAVAIL without a RoCE v2 GID; or the driver's error (then
- * @qp stays unusable).
+ * Return: 0; -ENODEV (removal started); -EINVAL if connected before (make a
+ * new QP); -EADDRNOTAVAIL (no RoCE v2 GID); the driver's (@qp unusable).
  */
 int ecdma_rdma_qp_connect(struct ecdma_rdma_qp *qp,
 			  const struct ecdma_rdma_qp_addr *peer)
@@ -509,11 +462,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_connect);
  * ecdma_rdma_qp_disconnect() - take a QP to the error state
  * @qp: the QP
  *
- * Later posts fail with -ENOTCONN; every work request posted before
- * completes (flushed: the primitives it belongs to see -ECANCELED) before
- * this returns.  The peer is not told: its own receives stay posted until
- * it disconnects or times out.
- *
+ * Later posts get -ENOTCONN; earlier WRs complete (-ECANCELED) first.  The
+ * peer is not told: its receives stay until it disconnects or times out.
  * Context: Process context; sleeps.
  */
 void ecdma_rdma_qp_disconnect(struct ecdma_rdma_qp *qp)
@@ -528,10 +478,7 @@ void ecdma_rdma_qp_disconnect(struct ecdma_rdma_qp *qp)
 }
 EXPORT_SYMBOL_GPL(ecdma_rdma_qp_disconnect);
 
-/*
- * Removal, first step, in the section that set dev->dead (dev->mutex
- * held): refuse posts on every QP and flush them.
- */
+/* Removal, in the dev->mutex section that set @dead: refuse posts, flush */
 void ecdma_rdma_dev_kill_qps(struct ecdma_rdma_dev *dev)
 {
 	struct ecdma_rdma_qp *qp;

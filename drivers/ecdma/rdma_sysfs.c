@@ -1,19 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma_rdma sysfs: one read-only directory per RDMA device under ecdma's
- * (Documentation/ABI/testing/sysfs-driver-ecdma):
- *
- *   rdma/<device>/ec_engine      the device's own EC engine, or "none"
- *   rdma/<device>/provider       the EC provider its calcs run on ("cpu")
- *   rdma/<device>/port           the port its QPs use
- *   rdma/<device>/qps            live QPs
- *   rdma/<device>/ops_inflight   primitives and registrations in flight
- *   rdma/<device>/ops_done       primitives completed
- *   rdma/<device>/ops_failed     of those, with an error
- *   rdma/<device>/tx_bytes       bytes sent or written successfully
- *   rdma/<device>/rx_bytes       bytes received successfully
- *   rdma/<device>/mrs            fast-registration MRs in the pool
- *   rdma/<device>/mrs_in_use     of those, registered to a buffer
+ * ecdma_rdma sysfs: one read-only directory per RDMA device, rdma/<device>/
+ * under ecdma's: its EC engine and provider, port, QP, primitive and MR
+ * counts, bytes moved (Documentation/ABI/testing/sysfs-driver-ecdma).
  *
  * The directory goes with the device, before its state is torn down;
  * kernfs waits for running show() calls.
@@ -162,7 +151,6 @@ static const struct kobj_type ecdma_rdma_dev_ktype = {
 /**
  * ecdma_rdma_sysfs_add() - create rdma/<device>/
  * @dev: the device, not yet visible to users
- *
  * Context: Process context.
  * Return: 0 or a negative errno (nothing left behind).
  */
@@ -188,7 +176,6 @@ int ecdma_rdma_sysfs_add(struct ecdma_rdma_dev *dev)
 /**
  * ecdma_rdma_sysfs_del() - remove rdma/<device>/
  * @dev: the device
- *
  * Context: Process context; waits for running show() calls.
  */
 void ecdma_rdma_sysfs_del(struct ecdma_rdma_dev *dev)
@@ -208,7 +195,6 @@ void ecdma_rdma_sysfs_del(struct ecdma_rdma_dev *dev)
 /**
  * ecdma_rdma_sysfs_rename() - follow a rename of the device
  * @dev: the device, dev->name updated; dev->mutex held
- *
  * Context: Process context.
  */
 void ecdma_rdma_sysfs_rename(struct ecdma_rdma_dev *dev)
@@ -221,7 +207,6 @@ void ecdma_rdma_sysfs_rename(struct ecdma_rdma_dev *dev)
 
 /**
  * ecdma_rdma_sysfs_init() - create rdma/ in ecdma's directory
- *
  * Context: Module init.
  * Return: 0 or -ENOMEM.
  */
@@ -233,7 +218,6 @@ int ecdma_rdma_sysfs_init(void)
 
 /**
  * ecdma_rdma_sysfs_exit() - remove rdma/ (every device's is gone)
- *
  * Context: Module exit.
  */
 void ecdma_rdma_sysfs_exit(void)

@@ -1,21 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trials of the "auto" offload policy (trial.h; policy.c runs them).
- *
- * A trial is up to ECDMA_TRIAL_SLOTS slots: out of async_tx's channel
- * table, in, in, out, so that drift hits both states alike; the device
- * stays in only if that moved ECDMA_TRIAL_MARGIN percent more I/O.  When
- * the first slot in already moved ECDMA_TRIAL_ABORT percent less than the
- * one out, the trial ends there: the loss is plain and a second slot would
- * only pay for it again.
- *
- * Each kind of load (enum ecdma_trial_kind) keeps its verdict, its pace
- * and its credit, so a load md carries better alone pays for a trial only
- * as often as the budget allows however it comes (one long load or many
- * short ones), and a kind ecdma won goes back into the table as soon as
- * it is seen again.  Because a verdict outlives the load it came from, a
- * first win is asked again before the device moves in, and a kind that
- * turns out to lose after a time in the table pays for all that time.
+ * The "auto" offload policy's trials (trial.h; policy.c runs them).  A
+ * trial runs up to ECDMA_TRIAL_SLOTS slots, out, in, in, out of async_tx's
+ * channel table so that drift hits both states alike, and keeps the device
+ * in only if that moved ECDMA_TRIAL_MARGIN percent more I/O.
  */
 #include "trial.h"
 
@@ -48,10 +36,8 @@ void ecdma_trial_init(struct ecdma_trial *t, unsigned int budget)
  * ecdma_trial_kind_of - the kind of load a slot's I/O shows
  * @s: the slot's sectors, at least ECDMA_TRIAL_MIN_IO of one signal
  *
- * md's member I/O per sector written tells full stripes (k+2 member
- * sectors for k, 2x at most at k = 2) from small writes (a 4 KiB write
- * reads and writes 4 to 8 blocks): the same in and out of the table.
- *
+ * Member sectors per sector written tell full stripes ((k+2)/k) from small
+ * writes (RMW), alike in and out of the table.
  * Return: an enum ecdma_trial_kind other than ECDMA_TRIAL_KINDS.
  */
 unsigned int ecdma_trial_kind_of(const struct ecdma_trial_sample *s)
@@ -80,13 +66,9 @@ static void ecdma_trial_start(struct ecdma_trial *t)
 }
 
 /*
- * The trial is over after @n slots in and as many out: stay in only if
- * that moved more I/O.  What the slots in lost against the ones out is
- * the trial's cost, paid from the kind's credit.  A slot out of the
- * table with too little I/O (the load ended, or paused) makes the trial
- * judge nothing: out, the state a device without a load rests in, and
- * the kind's verdict as it was.  Slots in the table with too little are
- * what ecdma did to the load (md's check stalled so in TCG): a loss.
+ * After @n slots in and as many out: stay in only if that moved more I/O;
+ * what the slots in lost is charged to the kind's credit.  A thin slot out
+ * (load ended) judges nothing; thin slots in are ecdma's doing: a loss.
  */
 static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 {
@@ -99,11 +81,7 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 	WRITE_ONCE(t->last[0], in);
 	WRITE_ONCE(t->last[1], out);
 	if (keep && !was_in && !t->confirm) {
-		/*
-		 * A first win: ask again at once before moving in.  Under
-		 * 5% noise per slot a tie wins about one trial in seven,
-		 * two in a row about one in fifty.
-		 */
+		/* a first win: confirm it at once (a tie can win by noise) */
 		t->confirm = true;
 		ecdma_trial_start(t);
 		return;
@@ -138,18 +116,13 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 		WRITE_ONCE(t->aborted, t->aborted + 1);
 	if (keep)
 		WRITE_ONCE(t->kept, t->kept + 1);
-	/* kept before trials: a reader seeing the new trial sees its verdict */
+	/* @kept before @trials; pairs with smp_rmb() in ecdma_policy_state() */
 	smp_wmb();
 	WRITE_ONCE(t->trials, t->trials + 1);
 	WRITE_ONCE(t->slot, 0);
 }
 
-/*
- * A slot of a trial ran: count it, then go on or decide.  Another kind of
- * load with I/O of its own (a rebuild after the reads the trial began
- * on) ends the trial at once: it would judge the new load by the old
- * one's signal, and run it in the table meanwhile.
- */
+/* A trial slot ran: count it, go on or decide; a new kind's I/O ends it */
 static void ecdma_trial_step(struct ecdma_trial *t,
 			     const struct ecdma_trial_sample *s, bool was_out,
 			     unsigned int kind)
@@ -178,11 +151,7 @@ static void ecdma_trial_step(struct ecdma_trial *t,
 	}
 }
 
-/*
- * Between trials: follow the load's kind (a change counts after two
- * slots, one is noise or a load's end), take its verdict, and start a
- * trial when one is due and the kind's credit pays for it.
- */
+/* Between trials: follow the load; start a trial when due and paid for */
 static void ecdma_trial_idle(struct ecdma_trial *t, unsigned int kind, u64 v)
 {
 	struct ecdma_trial_load *l;
@@ -219,7 +188,6 @@ static void ecdma_trial_idle(struct ecdma_trial *t, unsigned int kind, u64 v)
  * @t: the state
  * @s: what the slot moved
  * @was_out: the device was out of the table during the slot
- *
  * Return: true for the next slot out of the table, false in it.
  */
 bool ecdma_trial_slot(struct ecdma_trial *t,
@@ -247,10 +215,8 @@ bool ecdma_trial_slot(struct ecdma_trial *t,
 }
 
 /**
- * ecdma_trial_rest - no load to judge: end any trial, rest out
+ * ecdma_trial_rest - no load: end any trial, rest out; kinds keep verdicts
  * @t: the state
- *
- * Every kind keeps its verdict, pace and credit for its next load.
  */
 void ecdma_trial_rest(struct ecdma_trial *t)
 {

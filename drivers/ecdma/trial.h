@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The trials of the "auto" offload policy, as pure code: policy.c feeds
- * it what each 250 ms slot moved and switches async_tx's channel table as
- * it answers; the unit tests drive it with simulated loads.
- *
- * A trial costs md whatever its slots in the table lose when ecdma is the
- * slower state, so every kind of load has a credit: each slot of that
- * kind earns the budget (percent of a slot), a trial is paid out of it,
- * and it starts only when the credit covers what the kind's last trial
- * lost.  A kind never judged is assumed to lose a whole slot, so a new
- * load runs as md alone for 100 / budget slots first.
+ * The "auto" policy's trials as pure code: policy.c feeds in what each
+ * slot moved and switches async_tx's channel table as told; unit tests
+ * drive it with simulated loads.  A trial costs md what its slots in the
+ * table lose, so each slot of a kind of load earns it the budget (percent
+ * of a slot) as credit, and a trial starts only when that covers the
+ * kind's last loss; a kind never judged is taken to lose a whole slot.
  */
 #ifndef _ECDMA_TRIAL_H
 #define _ECDMA_TRIAL_H
@@ -25,19 +21,16 @@
 /* Percent less in the first slot in than in the one out: end there */
 #define ECDMA_TRIAL_ABORT	10
 /*
- * Slots between trials of one kind: ECDMA_TRIAL_EVERY after a new
- * verdict, doubled while it repeats, up to the first bound while the
- * device stays in (a load that turned against ecdma is found within
- * 16 s) and the second while it stays out (asking costs md, not asking
- * only forgoes a gain).
+ * Slots between trials of one kind: ECDMA_TRIAL_EVERY after a new verdict,
+ * doubling while it repeats, up to _IN while the device stays in and the
+ * larger _OUT while out (asking costs md, not asking only forgoes a gain).
  */
 #define ECDMA_TRIAL_EVERY	16
 #define ECDMA_TRIAL_EVERY_IN	64
 #define ECDMA_TRIAL_EVERY_OUT	256
 /*
- * Sectors per slot below which there is nothing to judge (256 KiB/s):
- * md's superblock writes during a check, say.  Low, because a slow
- * machine (the debug kernel) moves its md load at a few MiB/s.
+ * Sectors per slot below which there is nothing to judge (md's superblock
+ * writes); low, so that slow machines' md loads are still judged.
  */
 #define ECDMA_TRIAL_MIN_IO	128
 /* Default budget: percent of a kind's load time trials may cost md */
@@ -47,13 +40,10 @@
 
 /**
  * enum ecdma_trial_kind - kinds of load, each with its own verdict
- * @ECDMA_TRIAL_WRITE: users' writes md passes on at most 2.5x (full
- *	stripes)
- * @ECDMA_TRIAL_SMALL: users' writes md multiplies by more (reads and
- *	parity around small writes: read-modify-write, reconstruct-write)
+ * @ECDMA_TRIAL_WRITE: users' writes md passes on at most 2.5x (full stripes)
+ * @ECDMA_TRIAL_SMALL: users' writes md multiplies more (RMW, reconstruct)
  * @ECDMA_TRIAL_READ: users' reads (with a failed member: reconstruction)
- * @ECDMA_TRIAL_MD: nothing from above, md's own I/O (resync, recovery,
- *	check), judged by the sectors md sends to its members
+ * @ECDMA_TRIAL_MD: md's own I/O (resync, recovery, check): member sectors
  * @ECDMA_TRIAL_KINDS: the number of kinds, and "no load"
  */
 enum ecdma_trial_kind {
@@ -83,8 +73,7 @@ struct ecdma_trial_sample {
  * @wait: slots of it since its last trial
  * @every: slots between its trials now (ECDMA_TRIAL_EVERY...)
  * @credit: what its next trials may cost (percent-slots, can be < 0)
- * @guess: what its last trial cost per slot it risked, what the next
- *	one is taken to cost (ECDMA_TRIAL_CREDIT_MAX before the first)
+ * @guess: last trial's cost per slot risked, assumed for the next (or max)
  * @judged: it had a verdict
  * @keep: the verdict: in the table
  */
@@ -98,10 +87,8 @@ struct ecdma_trial_load {
 };
 
 /**
- * struct ecdma_trial - the trials' state; one writer (the policy's slot
- *	work), read locklessly by sysfs (fields marked *)
- * @budget: percent of a kind's load time its trials may cost; 0 stops
- *	the trials (written by sysfs, read every slot)
+ * struct ecdma_trial - trials' state; one writer, * fields read by sysfs
+ * @budget: percent of a kind's time trials may cost, 0: none (sysfs sets)
  * @load: per kind
  * @cur: kind of the load now; ECDMA_TRIAL_KINDS while there is none *
  * @slot: 0 between trials, else the slot running (1..ECDMA_TRIAL_SLOTS) *
@@ -110,8 +97,7 @@ struct ecdma_trial_load {
  * @thin: a slot out of the table had too little I/O to judge
  * @confirm: the trial running confirms a first win before moving in
  * @level: I/O per slot of the state last chosen
- * @moved: slots in a row whose rate was under half or over twice
- *	@level, or whose kind was not @cur
+ * @moved: slots in a row off @level (under half, over twice) or not @cur
  * @out: the table state asked for: out of it
  * @trials: trials so far *
  * @kept: trials that kept the device in the table *

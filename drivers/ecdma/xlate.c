@@ -2,28 +2,18 @@
 /*
  * ecdma: translate dmaengine prep calls into EC verbs work requests.
  *
- * Semantics (the async_tx contract, see the dmaengine provider notes):
+ *   memcpy     dst = src                              COPY
+ *   xor        dst = src[0] ^ ... ^ src[n-1]          ENCODE, 1 row of ones
+ *   xor_val    src[0] == src[1] ^ ... ^ src[n-1]      VALIDATE, code = src[0]
+ *   pq(_val)   P = sum src[i], Q = sum scf[i] src[i]  ENCODE (VALIDATE)
+ *   interrupt  nothing                                NOP
  *
- *   memcpy     dst = src                          COPY
- *   xor        dst = src[0] ^ ... ^ src[n-1]      ENCODE, m = 1, all ones
- *   xor_val    src[0] == src[1] ^ ... ^ src[n-1]  VALIDATE, code = src[0]
- *   pq         P = sum src[i], Q = sum scf[i] src[i]
- *                                                 ENCODE, m = 2 (or 1)
- *   pq_val     P == sum src[i], Q == sum scf[i] src[i]
- *                                                 VALIDATE, m = 2 (or 1)
- *   interrupt  nothing                            NOP
- *
- * DMA_PREP_PQ_DISABLE_P/Q drop that row (and its address, which may be
- * garbage); DMA_PREP_CONTINUE accumulates into the existing P/Q (we
- * advertise native continuation, so async_tx passes no implied sources).
- * A zero length is a NOP.
- *
- * Aliasing: a single-row ENCODE whose code block is also a source with
- * coefficient 1 (async_xor's dest == src[0]: RMW prexor and reconstruct,
- * split continuation, recovery with DROP_DST) is rewritten as an
- * accumulate over the other sources, so it reads and writes disjoint
- * blocks.  Other aliases (Q == a source in async_mult/async_sum_product)
- * are passed through and rely on ECDMA_EC_CAP_INPLACE.
+ * DISABLE_P/Q drop that row (its address may be garbage); CONTINUE
+ * accumulates into P/Q (native continuation: async_tx adds no implied
+ * sources).  A zero length is a NOP.  A single-row ENCODE whose code block
+ * is also a source with coefficient 1 (async_xor's dest == src[0]) becomes
+ * an accumulate over the other sources, so it reads and writes disjoint
+ * blocks; other aliases rely on ECDMA_EC_CAP_INPLACE.
  */
 #include "xlate.h"
 
@@ -111,10 +101,7 @@ static void xlate_fold_code_source(struct ecdma_xlate_wr *x)
 	x->wr_flags ^= ECDMA_EC_WR_ACCUMULATE;
 }
 
-/*
- * P and/or Q rows over @src: ENCODE for pq, VALIDATE for pq_val.  Returns
- * with a NOP when both rows are disabled.
- */
+/* P and/or Q rows over @src; left a NOP when both are disabled */
 static void xlate_pq_rows(struct ecdma_xlate_wr *x,
 			  enum ecdma_ec_opcode opcode, const u64 *pq,
 			  const u64 *src, unsigned int src_cnt, const u8 *scf,
@@ -208,9 +195,8 @@ int ecdma_xlate_xor(struct ecdma_xlate_wr *x, u64 dst, const u64 *src,
  * @src_cnt: 1..ECDMA_XLATE_MAX_SRC, and at most @x->cap
  * @len: bytes per block
  *
- * The result maps to SUM_CHECK_P_RESULT when the XOR of all blocks is not
- * zero.  A single block is validated against a zero coefficient, i.e.
- * checked for being all zero.
+ * Reports SUM_CHECK_P_RESULT when the XOR of all blocks is not zero (a
+ * single block: when it is not all zero).
  *
  * Return: 0, or -EINVAL for a bad source count or length.
  */
@@ -282,8 +268,7 @@ int ecdma_xlate_pq(struct ecdma_xlate_wr *x, const u64 *dst, const u64 *src,
  * @len: bytes per block
  * @flags: dmaengine flags (DISABLE_P, DISABLE_Q matter)
  *
- * The result maps to SUM_CHECK_P_RESULT / SUM_CHECK_Q_RESULT for an
- * enabled row that does not match; a disabled row never reports.
+ * Reports SUM_CHECK_P/Q_RESULT for an enabled row that does not match.
  *
  * Return: 0, or -EINVAL for a bad source count or length.
  */
@@ -336,8 +321,7 @@ u32 ecdma_xlate_result(const struct ecdma_xlate_wr *x, u32 wr_result)
  * ecdma_xlate_result_all - the result of a VALIDATE that failed to run
  * @x: translated WR
  *
- * Return: every ECDMA_XLATE_SUM_* bit @x could report, so that a failed
- * check is never taken for a match.
+ * Return: every ECDMA_XLATE_SUM_* bit @x could report: never a match.
  */
 u32 ecdma_xlate_result_all(const struct ecdma_xlate_wr *x)
 {

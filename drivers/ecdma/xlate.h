@@ -2,18 +2,12 @@
 /*
  * ecdma: translation of dmaengine prep calls into EC verbs work requests.
  *
- * Pure code: builds in the kernel and in userspace (selftests/unit) through
- * ecdma_compat.h.  It does not know dmaengine: it takes the prep arguments
- * (addresses as u64, dmaengine flag bits) and fills a self-contained
- * struct ecdma_xlate_wr (opcode, flags, sge lists, per-WR coefficient
- * matrix) from which the front (prep.c) builds an EC verbs work
- * request.  The flag and result values below mirror the kernel's enum
- * dma_ctrl_flags and enum sum_check_flags; prep.c checks them at build
- * time.
- *
- * Everything the WR needs is copied into it, so the caller's src/dst/scf
- * arrays may change as soon as a translate function returns, and an address
- * of a disabled P or Q destination is never read, let alone copied.
+ * Pure code, built in the kernel and in userspace (selftests/unit) via
+ * ecdma_compat.h; it does not know dmaengine.  The flag and result values
+ * below mirror enum dma_ctrl_flags and enum sum_check_flags (prep.c checks
+ * them at build time).  Everything is copied into the WR, so the caller's
+ * arrays may change once a translate function returns; the address of a
+ * disabled P or Q is never read.
  */
 #ifndef _ECDMA_XLATE_H
 #define _ECDMA_XLATE_H
@@ -21,9 +15,9 @@
 #include "ecdma_compat.h"
 #include <ecdma/ec.h>
 
-#define ECDMA_XLATE_MAX_SRC	255	/* sources of one prep (max_xor, max_pq) */
+#define ECDMA_XLATE_MAX_SRC	255	/* sources of one prep (max_xor/pq) */
 #define ECDMA_XLATE_MAX_CODE	2	/* P and Q */
-#define ECDMA_XLATE_MAX_LEN	0x7fffffffU	/* ecdma_ec_mem.block_size is an int */
+#define ECDMA_XLATE_MAX_LEN	0x7fffffffU	/* ec_mem.block_size: an int */
 
 /* enum dma_ctrl_flags */
 #define ECDMA_XLATE_PREP_INTERRUPT	BIT(0)
@@ -64,23 +58,17 @@ enum ecdma_op_type {
  * @type: enum ecdma_op_type of the prep call
  * @nr_code: code (output or compared) blocks, 0..2
  * @nr_data: data (input) blocks, 0..@cap
- * @cap: sources @data and @mat have room for (ecdma_xlate_bind()); a
- *	translate function given more fails with -EINVAL
+ * @cap: sources @data and @mat have room for; more fail with -EINVAL
  * @result_bit: VALIDATE: the ECDMA_XLATE_SUM_* bit code block j maps to
  * @len: bytes per block; every used sge has this length
- * @matrix: @nr_data x @nr_code coefficients, row-major (matrix[i * nr_code +
- *	j] = coefficient of data i in code j), pointing into @mat or at a
- *	shared constant table; NULL for NOP and COPY
- * @code: code blocks; addr is the address given to the translate function
+ * @matrix: @nr_data x @nr_code coefficients, row-major (data i, code j at
+ *	i * nr_code + j), in @mat or a shared table; NULL for NOP and COPY
+ * @code: code blocks, laid out as struct ecdma_ec_mem expects
  * @data: data blocks, likewise: @cap entries, the caller's storage
- * @mat: storage for per-operation coefficients: 2 * @cap, the caller's
+ * @mat: per-operation coefficients: 2 * @cap, the caller's storage
  *
- * The caller sizes @data and @mat (ecdma_xlate_bind()) for the operations
- * it expects, so that a small one does not carry room for
- * ECDMA_XLATE_MAX_SRC sources (4.6 KiB).
- *
- * @code and @data have the layout struct ecdma_ec_mem expects, so the WR
- * can point at them directly once the addresses are made provider-usable.
+ * The caller sizes @data and @mat (ecdma_xlate_bind()) so that a small
+ * operation does not carry room for ECDMA_XLATE_MAX_SRC sources.
  */
 struct ecdma_xlate_wr {
 	enum ecdma_ec_opcode opcode;
@@ -97,10 +85,7 @@ struct ecdma_xlate_wr {
 	u8 *mat;
 };
 
-/*
- * Give @x room for @cap sources: @data (@cap entries) and @mat (2 * @cap).
- * Stays until bound again.
- */
+/* Give @x room for @cap sources (@mat: 2 * @cap) until bound again */
 static inline void ecdma_xlate_bind(struct ecdma_xlate_wr *x,
 				    struct ecdma_ec_sge *data, u8 *mat,
 				    unsigned int cap)
