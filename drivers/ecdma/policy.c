@@ -366,6 +366,7 @@ void ecdma_policy_state(struct ecdma_front *front,
 	s->withdrawn = READ_ONCE(p->withdrawn);
 	s->table_switches = READ_ONCE(p->ab_switches);
 	s->kept = READ_ONCE(t->kept);
+	s->thin = READ_ONCE(t->thin_trials);
 	s->last[0] = READ_ONCE(t->last[0]);
 	s->last[1] = READ_ONCE(t->last[1]);
 	s->by_md = READ_ONCE(t->tkind) == ECDMA_TRIAL_MD;

@@ -108,6 +108,7 @@ struct ecdma_policy {
  * @slot: the trial slot running (1..4), or 0
  * @load: kind of the load now, ECDMA_TRIAL_KINDS for none
  * @aborted: trials ended after their first slot in the table
+ * @thin: trials that judged nothing (too little I/O, or another kind's)
  * @cost_ms: what all trials cost md so far (ms)
  */
 struct ecdma_policy_state {
@@ -127,6 +128,7 @@ struct ecdma_policy_state {
 	unsigned int slot;
 	unsigned int load;
 	unsigned long aborted;
+	unsigned long thin;
 	u64 cost_ms;
 };
 

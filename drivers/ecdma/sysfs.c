@@ -638,7 +638,7 @@ static ssize_t offload_state_show(struct device *dev,
 
 	ecdma_policy_state(front, &s);
 	return sysfs_emit(buf,
-			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u trial_slot=%u load=%s aborted=%lu trial_cost_ms=%llu\n",
+			  "%s spread=%d spare_cpu=%d spare_pct=%u switches=%lu spread_windows=%lu copies=%d table=%s table_switches=%lu trials=%lu kept=%lu last_trial_io=%llu/%llu trial_by=%s trial_every_ms=%u trial_slot=%u load=%s aborted=%lu trial_cost_ms=%llu thin=%lu\n",
 			  s.accepting ? "accept" : "decline",
 			  s.spread, s.spare_cpu, s.spare_pct, s.switches,
 			  s.spread_windows,
@@ -646,7 +646,8 @@ static ssize_t offload_state_show(struct device *dev,
 			  s.withdrawn ? "withdrawn" : "in",
 			  s.table_switches, s.trials, s.kept, s.last[0], s.last[1],
 			  s.by_md ? "md" : "io", s.every_ms, s.slot,
-			  ecdma_trial_kind_names[s.load], s.aborted, s.cost_ms);
+			  ecdma_trial_kind_names[s.load], s.aborted, s.cost_ms,
+			  s.thin);
 }
 static DEVICE_ATTR_RO(offload_state);
 

@@ -116,6 +116,8 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 		WRITE_ONCE(t->aborted, t->aborted + 1);
 	if (keep)
 		WRITE_ONCE(t->kept, t->kept + 1);
+	if (t->thin)
+		WRITE_ONCE(t->thin_trials, t->thin_trials + 1);
 	/* @kept before @trials; pairs with smp_rmb() in ecdma_policy_state() */
 	smp_wmb();
 	WRITE_ONCE(t->trials, t->trials + 1);

@@ -102,6 +102,7 @@ struct ecdma_trial_load {
  * @trials: trials so far *
  * @kept: trials that kept the device in the table *
  * @aborted: trials ended after their first slot in the table *
+ * @thin_trials: trials that judged nothing (@thin): pace and verdict kept *
  * @last: the last trial's sums, in and out *
  * @cost: all trials' cost so far (percent-slots) *
  */
@@ -120,6 +121,7 @@ struct ecdma_trial {
 	unsigned long trials;
 	unsigned long kept;
 	unsigned long aborted;
+	unsigned long thin_trials;
 	u64 last[2];
 	u64 cost;
 };

@@ -135,6 +135,7 @@ state() {
 		trial_every_ms=*) e=${f#trial_every_ms=} ;;
 		table=*) tb=${f#table=} ;;
 		load=*) ld=${f#load=} ;;
+		thin=*) th=${f#thin=} ;;
 		esac
 	done
 }
@@ -161,19 +162,25 @@ echo 100 >"$D/trial_budget"
 # or not) the pace the next trial must come at: the usual 4 s after the
 # load's first trial or a changed verdict, doubled while the verdict
 # repeats, up to 16 s in the table and 64 s out of it.  A slot without
-# load (a slow host's lull) keeps the pace: it is the load kind's own.
+# load (a slow host's lull) keeps the pace: it is the load kind's own,
+# and so does a trial that judged nothing (thin= counts them: a slot out
+# of the table without load), seen here beside three other boots.
 # Only samples taken while fio runs are compared.  Two trials and a
 # second after the second (its pace) are enough, about 7 s; the load
 # stops then, or after 60 s on a slow host.
 state
-pt=$t pk=$k prev= every=0 seen=0 pace_ok=1 pace= badt= repeats=0 lulls=0
+pt=$t pk=$k pth=$th prev= every=0 seen=0 pace_ok=1 pace= badt= repeats=0 lulls=0
+thins=0
 now
 end=$((up + 60)) last=$up
 while kill -0 "$fpid" 2>/dev/null && [ "$up" -lt $end ] &&
 	! { [ $seen -ge 2 ] && [ "$up" -gt $((last + 1)) ]; }; do
 	state
 	kill -0 "$fpid" 2>/dev/null || break
-	if [ "$t" != "$pt" ]; then
+	if [ "$t" != "$pt" ] && [ "$th" != "$pth" ]; then
+		# a trial that judged nothing: verdict and pace kept
+		thins=$((thins + 1))
+	elif [ "$t" != "$pt" ]; then
 		# a trial (1 s) ended since the last sample (0.1 s ago)
 		v=$((k - pk))
 		if [ "$every" -gt 0 ] && [ "$v" = "$prev" ]; then
@@ -193,7 +200,7 @@ while kill -0 "$fpid" 2>/dev/null && [ "$up" -lt $end ] &&
 		[ "$badt" = "$t" ] || pace="$pace after trial $t: every_ms $e, want $every;"
 		pace_ok=0 badt=$t
 	fi
-	pt=$t pk=$k
+	pt=$t pk=$k pth=$th
 	usleep 100000
 	now
 done
@@ -205,10 +212,16 @@ case "$nst" in *table=withdrawn*) out=1 ;; *) out=0 ;; esac
 	[ $(((n1 - n0) * 20)) -lt $((a1 - a0)) ] &&
 	ktap_ok "never_withdrawn_gets_next_to_nothing # $msg" ||
 	ktap_fail "never_withdrawn_gets_next_to_nothing # $msg"
-msg="$seen trials, $repeats repeating the verdict, $lulls lulls, last pace ${every} ms"
-[ $pace_ok = 1 ] && [ $seen -gt 0 ] &&
-	ktap_ok "trials_back_off_while_verdict_repeats # $msg" ||
+msg="$seen trials, $repeats repeating the verdict, $lulls lulls, $thins judging nothing, last pace ${every} ms"
+# A host too slow for fio to feed a slot judges nothing: no back-off to
+# check (the unit tests drive it, test_trial), said so, not passed
+if [ $pace_ok != 1 ]; then
 	ktap_fail "trials_back_off_while_verdict_repeats # $msg:$pace"
+elif [ $repeats = 0 ]; then
+	ktap_skip "trials_back_off_while_verdict_repeats" "no verdict repeated in 60 s: $msg"
+else
+	ktap_ok "trials_back_off_while_verdict_repeats # $msg"
+fi
 s1=$(field table_switches)
 t1=$(field trials)
 [ "$t1" -gt "$t0" ] && ktap_ok "trials_ran # $t0 -> $t1, $(cat "$D/offload_state")" ||
