@@ -147,8 +147,9 @@ node_outage() {
 		cat /tmp/mdadm.log
 		ktap_fail "node${n}_$what"
 	fi
-	sleep 1
-	if md_wait_idle md0 && md_degraded_wait 0 5; then
+	# until md has the member back (a slow host: the recovery may not
+	# have started a second after the add), then its sync idle
+	if md_degraded_wait 0 300 && md_wait_idle md0; then
 		ktap_ok "node${n}_rebuild"
 	else
 		cat /proc/mdstat
