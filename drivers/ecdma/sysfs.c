@@ -480,11 +480,13 @@ static int ecdma_sysfs_rechannel(struct platform_device *pdev,
 				 unsigned int nr)
 {
 	struct ecdma_front *front = platform_get_drvdata(pdev);
+	unsigned int old;
 	int ret, err;
 
 	if (!front)
 		return -ENODEV;
-	if (nr == front->nr_chans)
+	old = front->nr_chans;
+	if (nr == old)
 		return 0;
 	ret = ecdma_front_close(front);
 	if (ret)
@@ -496,6 +498,14 @@ static int ecdma_sysfs_rechannel(struct platform_device *pdev,
 	if (!front)
 		return ret;
 	err = ecdma_sysfs_init(front);
+	if (err && !ret && !ecdma_front_close(front)) {
+		/* as a failed probe: the old count again, with its files */
+		ret = err;
+		if (!ecdma_front_rechannel(pdev, old)) {
+			front = platform_get_drvdata(pdev);
+			err = front ? ecdma_sysfs_init(front) : -ENODEV;
+		}
+	}
 	if (err) {
 		dev_err(&pdev->dev, "cannot create sysfs attributes: %d; reload ecdma\n",
 			err);
