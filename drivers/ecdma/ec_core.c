@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs: the calc core.  Implements include/ecdma/ec.h over
- * providers with a const ops table (struct ecdma_ec_provider_ops) and owns
- * what is the same for all of them: the provider registry, calc contexts
- * and their matrix, posting (validation, the inflight limit, the pending
- * FIFO, kicks), completion, the executor ownership protocol, dealloc and
- * per-calc counters.
- *
- * Ordering: only the owner of a calc (ecdma_ec_exec_acquire()) takes WRs
- * off its pending list, and it completes them in that order before giving
- * the calc up, so completions follow submission order whoever executes.
- * ->done runs exactly once, dealloc cancelling what has not run.
+ * ecdma EC verbs core (include/ecdma/ec.h): provider registry, calcs, posting,
+ * completion, executor ownership, dealloc and counters.  Only a calc's owner
+ * pops WRs and completes them in that order, so completions follow submission
+ * order; ->done runs exactly once (dealloc cancels what has not run).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,8 +61,6 @@ const char *const ecdma_ec_stat_names[ECDMA_EC_STAT_NR] = {
 	[ECDMA_EC_STAT_DEC_MISSES] = "decode_cache_misses",
 };
 EXPORT_SYMBOL_GPL(ecdma_ec_stat_names);
-
-/* --- Providers --- */
 
 static struct ecdma_ec_provider *ecdma_ec_provider_find(const char *name)
 {
@@ -201,8 +192,6 @@ int ecdma_ec_provider_list(char *buf)
 	return len;
 }
 
-/* --- Calc contexts --- */
-
 static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
 				const struct ecdma_ec_calc_attr *attr)
 {
@@ -215,9 +204,8 @@ static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
 
 	memcpy(calc->matrix, attr->encode_matrix, (size_t)k * m);
 	/*
-	 * A user code must be MDS.  Past ECDMA_GF_MDS_MAX_MINORS the check is
-	 * too costly: the matrix is taken as is, and a DECODE it cannot serve
-	 * completes with -EINVAL.
+	 * A user code must be MDS; past ECDMA_GF_MDS_MAX_MINORS the check costs
+	 * too much, so it is trusted and a DECODE it cannot serve gets -EINVAL.
 	 */
 	if (ecdma_gf_mds_minors(k, m) <= ECDMA_GF_MDS_MAX_MINORS &&
 	    !ecdma_gf_matrix_is_mds(calc->matrix, k, m, scratch))
@@ -231,8 +219,7 @@ static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
  * @attr: attributes; @attr->encode_matrix is copied
  *
  * Context: Process context; may sleep (GFP_KERNEL allocations).
- * Return: the calc, or ERR_PTR(): -EINVAL for bad attributes (range, w,
- * k + m > 256 or a non-MDS code, affinity_hint not a possible CPU), -ENOMEM.
+ * Return: the calc; ERR_PTR(-EINVAL) for bad @attr (e.g. non-MDS), -ENOMEM.
  */
 struct ecdma_ec_calc *ecdma_ec_alloc_calc(struct ecdma_ec_provider *prov,
 					  const struct ecdma_ec_calc_attr *attr)
@@ -291,10 +278,8 @@ err_free_calc:
 	return ERR_PTR(ret);
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_alloc_calc);
-/* fail_function may make it fail with -ENOMEM and the like (tests) */
 ALLOW_ERROR_INJECTION(ecdma_ec_alloc_calc, ERRNO);
 
-/* Deliver @list (completed, own status) then cancel @cancel, in order. */
 static void ecdma_ec_flush(struct ecdma_ec_calc *calc, struct list_head *list,
 			   struct list_head *cancel)
 {
@@ -319,14 +304,9 @@ static void ecdma_ec_flush(struct ecdma_ec_calc *calc, struct list_head *list,
  * ecdma_ec_dealloc_calc() - tear down a calc context
  * @calc: the calc; NULL or an ERR_PTR are ignored
  *
- * Refuses further posts (-ESHUTDOWN), waits for a running executor to end
- * its section, then completes every request not yet completed with
- * -ECANCELED (a partly executed one too), in order, calling ->done here; a
- * polling calc's completed, unreaped requests come first with their own
- * status.  On return no ->done of the calc runs or will run.  Not from a
- * ->done.  A racing post or progress fails with -ESHUTDOWN or has its
- * request cancelled; none may start after the return.
- *
+ * Fails new posts (-ESHUTDOWN), waits out the executor, then runs ->done here,
+ * in order: unreaped polling completions (own status), the rest -ECANCELED.
+ * None runs after return.  Not from a ->done; no call on @calc may follow.
  * Context: Process context; sleeps (an RCU grace period at least).
  */
 void ecdma_ec_dealloc_calc(struct ecdma_ec_calc *calc)
@@ -446,12 +426,11 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_provider);
  * @calc: the calc
  *
  * Context: Any context.
- * Return: a racy snapshot for reports: posted and not completed (polling:
- * not reaped).
+ * Return: racy count of WRs posted and not completed (polling: not reaped).
  */
 unsigned int ecdma_ec_calc_inflight(const struct ecdma_ec_calc *calc)
 {
-	/* a racy snapshot for reports, as documented */
+	/* racy by design: a snapshot for reports */
 	return data_race(calc->inflight);
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_calc_inflight);
@@ -500,15 +479,12 @@ void ecdma_ec_calc_stats(const struct ecdma_ec_calc *calc, u64 *vals)
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_calc_stats);
 
-/* --- Posting and completion --- */
-
 /**
  * ecdma_ec_admit() - every post's admission: take an inflight slot
  * @calc: the calc, its lock held
  * @ret: the request's validation result (0 when valid)
  *
- * Return: 0 with the slot taken; @ret if nonzero (counted post_rejected);
- * -ESHUTDOWN during dealloc; -EOVERFLOW (counted) at max_inflight.
+ * Return: 0 (slot taken); nonzero @ret, -EOVERFLOW (counted); -ESHUTDOWN.
  */
 int ecdma_ec_admit(struct ecdma_ec_calc *calc, int ret)
 {
@@ -527,7 +503,6 @@ int ecdma_ec_admit(struct ecdma_ec_calc *calc, int ret)
 	return 0;
 }
 
-/* ecdma_ec_post(), waking the provider's worker only if @may_kick */
 static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
 			   bool may_kick)
 {
@@ -560,14 +535,11 @@ static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
  * @calc: the calc
  * @wr: the request; owned by the core until its ->done runs
  *
- * Validates @wr (rules: ecdma_ec_validate_wr()) and queues it behind the
- * calc's earlier requests; status and result are set before ->done.  Never
- * sleeps or allocates; on error neither @calc nor @wr changes.
- *
+ * Queues a valid @wr (ecdma_ec_validate_wr()) behind earlier ones; ->done
+ * sees status and result set.  Never sleeps or allocates; no change on error.
  * Context: Any context (hardirq, preemption or interrupts disabled).
- * Return: 0; -EINVAL for a malformed request; -EOPNOTSUPP for an opcode
- * the provider lacks; -EOVERFLOW at max_inflight outstanding (polling:
- * unreaped); -ESHUTDOWN while the calc is being deallocated.
+ * Return: 0; -EINVAL malformed; -EOPNOTSUPP opcode unsupported; -EOVERFLOW at
+ * max_inflight outstanding (polling: unreaped); -ESHUTDOWN during dealloc.
  */
 int ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 {
@@ -580,9 +552,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_post);
  * @calc: the calc
  * @wr: the request, as for ecdma_ec_post()
  *
- * Saves a wake-up for callers that execute inline anyway; they must then
- * call ecdma_ec_progress() or ecdma_ec_kick().
- *
+ * Saves a wake-up; callers then call ecdma_ec_progress() or ecdma_ec_kick().
  * Context: Any context.
  * Return: as ecdma_ec_post().
  */
@@ -634,10 +604,8 @@ static void ecdma_ec_sync_done(struct ecdma_ec_wr *wr)
  *
  * Executes it (and what is queued before it) here when the calc is idle,
  * else waits for the provider.  Needs no ecdma_ec_poll() on a polling calc.
- *
  * Context: Process context; sleeps.
- * Return: the errors of ecdma_ec_post(), else wr->status (0, -ECANCELED
- * by dealloc, or the provider's error).
+ * Return: ecdma_ec_post()'s errors, else wr->status (-ECANCELED by dealloc).
  */
 int ecdma_ec_post_sync(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 {
@@ -673,10 +641,8 @@ EXPORT_SYMBOL_GPL(ecdma_ec_post_sync);
  *
  * Runs ->done of up to @budget completed requests, oldest first; executes
  * nothing (see ecdma_ec_progress()).  Callers serialize per calc.
- *
  * Context: Any context but hardirq; ->done runs in it.
- * Return: the number reaped, or -EINVAL for a calc that is not polling or a
- * negative @budget.
+ * Return: the number reaped; -EINVAL if not polling or @budget < 0.
  */
 int ecdma_ec_poll(struct ecdma_ec_calc *calc, int budget)
 {
@@ -708,8 +674,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_poll);
 /**
  * ecdma_ec_calc_set_cpu() - move a calc's execution to another CPU
  * @calc: the calc
- * @cpu: an online CPU, or -1 for no preference; applies from the next kick
- *	and queued work finishes where it is, in order
+ * @cpu: online CPU or -1 for none; from the next kick (queued work stays put)
  *
  * Context: Any context.
  * Return: 0, or -EINVAL for a CPU that is not possible.
@@ -729,14 +694,10 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_set_cpu);
  * ecdma_ec_progress() - execute pending work in the caller's context
  * @calc: the calc
  *
- * If no one else executes the calc, runs a bounded batch of its pending
- * requests here and completes them (polling calcs: to the poll list); else
- * returns at once, as that executor cannot be preempted.  Cheap when idle;
- * spin-waiting callers (async_tx, preemption off) loop on it.
- *
- * Context: Any context but hardirq and NMI (there it does nothing), even
- * with preemption or interrupts disabled; SIMD only where the FPU is
- * usable.  From a ->done of the same calc it returns false.
+ * Runs a bounded batch of pending work here (polling: to the poll list) unless
+ * another, never preempted, executor has it; spin-waiters may loop on it.
+ * Context: Any but hardirq/NMI (no-op there), preemption or IRQs may be off;
+ * SIMD only where the FPU is usable.  False from a ->done of the same calc.
  * Return: true when this call completed at least one request.
  */
 bool ecdma_ec_progress(struct ecdma_ec_calc *calc)
@@ -751,10 +712,8 @@ EXPORT_SYMBOL_GPL(ecdma_ec_progress);
  * ecdma_ec_exec_acquire() - become the calc's executor
  * @calc: the calc
  *
- * Context: Any context; the caller must keep preemption disabled until
- * ecdma_ec_exec_release().
- * Return: true when the caller now owns the calc; false when someone else
- * does or the calc is being deallocated.
+ * Context: Any; keep preemption disabled until ecdma_ec_exec_release().
+ * Return: true when the caller now owns the calc; false if owned or dying.
  */
 bool ecdma_ec_exec_acquire(struct ecdma_ec_calc *calc)
 {
@@ -815,8 +774,7 @@ void ecdma_ec_exec_unpop(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
  * @busy: the caller still has a started, unfinished request
  *
  * Context: Any context; the caller owns @calc.
- * Return: true when work is left (pending or @busy) and the calc is not
- * being deallocated: the caller must then kick the provider's worker.
+ * Return: work is left (pending or @busy) and the calc is not dying: kick.
  */
 bool ecdma_ec_exec_release(struct ecdma_ec_calc *calc, bool busy)
 {
@@ -833,13 +791,10 @@ bool ecdma_ec_exec_release(struct ecdma_ec_calc *calc, bool busy)
 /**
  * ecdma_ec_complete_list() - complete executed requests, in order
  * @calc: the calc, owned by the caller
- * @list: finished requests (status and result set), oldest first; emptied
- *	or left as garbage, as ->done may reuse the requests
+ * @list: finished requests, oldest first; garbage after (->done may reuse)
  *
- * Counts them and runs each ->done here; a polling calc queues them for
- * ecdma_ec_poll() instead, except ecdma_ec_post_sync()'s.  No SIMD section
- * may be open.
- *
+ * Counts them and runs each ->done here (polling calcs: queued for
+ * ecdma_ec_poll(), except ecdma_ec_post_sync()'s).  No SIMD section open.
  * Context: Any context but hardirq; the caller owns @calc.
  */
 void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,
@@ -877,8 +832,6 @@ void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,
 		if (wr->done)
 			wr->done(wr);
 }
-
-/* --- Verbs-shaped wrappers --- */
 
 static void ecdma_ec_comp_done(struct ecdma_ec_wr *wr)
 {
@@ -1041,11 +994,8 @@ int ecdma_ec_update_sync(struct ecdma_ec_calc *calc, struct ecdma_ec_mem *mem,
 }
 EXPORT_SYMBOL_GPL(ecdma_ec_update_sync);
 
-/* --- Module --- */
-
 /**
  * ecdma_ec_core_init() - bring up the EC verbs core
- *
  * Context: Module init, before any provider registers.
  * Return: 0 or a negative errno.
  */
@@ -1061,7 +1011,6 @@ int ecdma_ec_core_init(void)
 
 /**
  * ecdma_ec_core_exit() - tear down the EC verbs core
- *
  * Context: Module exit; every provider must have unregistered.
  */
 void ecdma_ec_core_exit(void)

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma EC verbs: internal types shared by the calc core (ec_core.c), the
- * pure validation and execution code (ec_validate.c, ec_exec.c) and the
- * providers (prov_cpu.c).  What precedes __KERNEL__ is pure: it builds in
- * the kernel and, through ecdma_compat.h, in the userspace unit tests.
+ * ecdma EC verbs internals shared by the calc core, the pure validation and
+ * execution code (ec_validate.c, ec_exec.c) and the providers.  What precedes
+ * __KERNEL__ is pure: via ecdma_compat.h it also builds in the unit tests.
  */
 #ifndef _ECDMA_EC_PRIV_H
 #define _ECDMA_EC_PRIV_H
@@ -22,27 +21,21 @@ int ecdma_ec_count_set(const u8 *map, int n);
 
 /* --- ec_exec.c: synchronous execution of one work request (pure) --- */
 
-/* Fast paths need every block 64-byte aligned and run on 512-byte units. */
-#define ECDMA_EC_FAST_PTR_ALIGN	64
-#define ECDMA_EC_FAST_LEN_ALIGN	512
-/* VALIDATE computes into scratch this many bytes per code block at once */
-#define ECDMA_EC_VAL_CHUNK	2048
+#define ECDMA_EC_FAST_PTR_ALIGN	64	/* fast paths: block alignment */
+#define ECDMA_EC_FAST_LEN_ALIGN	512	/* fast paths: length unit */
+#define ECDMA_EC_VAL_CHUNK	2048	/* VALIDATE scratch per code block */
 #define ECDMA_EC_Q_CHUNK	4096	/* P scratch of the Q-only fast path */
-/* Most cached erasure patterns per calc (fewer for big k x m) */
-#define ECDMA_EC_DEC_CACHE	4
+#define ECDMA_EC_DEC_CACHE	4	/* cap on cached erasure patterns */
 #define ECDMA_EC_DEC_CACHE_BYTES	(64 * 1024)
 #define ECDMA_EC_DEC_KEY_WORDS	DIV_ROUND_UP(ECDMA_EC_MAX_K + ECDMA_EC_MAX_M, 64)
 
 /**
  * struct ecdma_ec_exec_hooks - environment of the executor
- * @fpu_begin: enter a SIMD section for an algo with ->fpu set; called only
- *	while SIMD is allowed (ecdma_ec_exec_set_simd())
+ * @fpu_begin: enter a SIMD section (->fpu algos); only while SIMD is allowed
  * @fpu_end: leave it
- * @pq: optional RAID-6 fast path (lib/raid6): ptrs[0..nsrc) data, then P
- *	and Q; P = XOR, Q = sum {02}^i * data i (@accumulate: P/Q ^= them).
- *	@bytes is a multiple of ECDMA_EC_FAST_LEN_ALIGN, pointers are
- *	ECDMA_EC_FAST_PTR_ALIGN aligned, P/Q never alias a source.  False:
- *	not now, nothing written.  Never called inside @fpu_begin/@fpu_end.
+ * @pq: optional lib/raid6 path: ptrs = data[0..nsrc), P, Q; P = XOR, Q = sum
+ *	{02}^i * data i (@accumulate: ^=).  ECDMA_EC_FAST_* aligned, P/Q never
+ *	alias a source; false: nothing written.  Never in an FPU section.
  * @xor: optional xor_blocks() fast path: dest ^= srcs[0..count), count <=
  *	@xor_max, rules as @pq, dest not in @srcs; cannot fail
  * @xor_max: most sources per @xor call
@@ -65,8 +58,7 @@ struct ecdma_ec_exec_hooks {
  * @m: code blocks of the calc
  * @matrix: the calc's k x m encode matrix; must outlive the context
  * @algo: preferred GF algo (may need the FPU)
- * @hooks: fast paths and FPU control, or NULL (no fast paths, and then
- *	@algo must not need the FPU)
+ * @hooks: fast paths and FPU control; NULL: none, and @algo must be FPU-free
  */
 struct ecdma_ec_exec_cfg {
 	int k;
@@ -78,21 +70,16 @@ struct ecdma_ec_exec_cfg {
 
 /**
  * struct ecdma_ec_exec_policy - how an execution context computes
- * @nt_min: blocks of at least this many bytes get non-temporal stores
- *	(ECDMA_GF_NT); 0: only as @nt_kmin says
- * @fast_pq: bit c (enum ecdma_gf_cls): use hooks->pq where it fits for
- *	class c blocks whose outputs are taken to be cached
+ * @nt_min: blocks of this many bytes or more get NT stores; 0: per @nt_kmin
+ * @fast_pq: bit c (enum ecdma_gf_cls): hooks->pq for class c, cached outputs
  * @fast_xor: bit c: the same for hooks->xor
- * @nt_kmin: [enum ecdma_gf_kind][enum ecdma_gf_cls]: class c blocks get NT
- *	stores from this many inputs on (ecdma_gf_flags()); 0: never
- * @reuse_window: outputs written less than this many bytes of traffic ago
- *	count as cached, never NT (ecdma_gf_reused()); 0: none does
+ * @nt_kmin: [kind][cls]: NT stores from this many inputs on; 0: never
+ * @reuse_window: outputs written < this many traffic bytes ago count as cached
  * @fast_pq_cold: as @fast_pq, for outputs not taken to be cached
  * @fast_xor_cold: as @fast_xor, for those
  *
- * Speed only, never results; ecdma_ec_exec_init() starts with every fast
- * path and no NT stores.  Blocks up to 4 KiB, in-place and accumulated
- * outputs and VALIDATE's scratch always count as cached.
+ * Speed only, never results; init: all fast paths, no NT.  Blocks up to 4 KiB,
+ * in-place/accumulated outputs and VALIDATE scratch always count as cached.
  */
 struct ecdma_ec_exec_policy {
 	u32 nt_min;
@@ -150,19 +137,15 @@ ecdma_ec_exec_stats(const struct ecdma_ec_xctx *x);
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 
-/* --- Providers --- */
-
 /**
  * struct ecdma_ec_provider_ops - what a provider implements
  * @calc_init: set up calc->prov_priv (k, m, matrix and queues set); may sleep
  * @calc_destroy: free it; after @quiesce, no executor or WR left; may sleep
  * @kick: new pending WRs and no owner: have them run.  Any context, no sleep
  * @progress: optional: run pending WRs here if no one else does; true when
- *	one completed.  Not from hardirq or NMI; preemption or interrupts may
- *	be off.
- * @quiesce: the calc is dead and unowned: make sure no executor is still
- *	scheduled and put any WR taken but not completed back at the head
- *	(ecdma_ec_exec_unpop()) for dealloc to cancel; may sleep
+ *	one completed.  Not hardirq/NMI; preemption or IRQs may be off.
+ * @quiesce: calc dead and unowned: no executor may stay scheduled; give a
+ *	taken, uncompleted WR back (ecdma_ec_exec_unpop()); may sleep
  * @stats: optional, any context: add provider counters to @vals
  */
 struct ecdma_ec_provider_ops {
@@ -178,8 +161,7 @@ struct ecdma_ec_provider_ops {
  * struct ecdma_ec_provider - a registered provider
  * @name: unique name ("cpu")
  * @ops: its operations
- * @owner: module to pin while the provider is in use, or NULL when it is
- *	part of ecdma itself (pinning ecdma from ecdma would block rmmod)
+ * @owner: module to pin while in use; NULL inside ecdma (would block rmmod)
  * @caps: what it supports; filled before registration, then read only
  * @node: on the registry list, guarded by the registry mutex
  * @users: ecdma_ec_provider_get() references plus one per live calc
@@ -197,8 +179,6 @@ int ecdma_ec_provider_register(struct ecdma_ec_provider *prov);
 void ecdma_ec_provider_unregister(struct ecdma_ec_provider *prov);
 int ecdma_ec_provider_list(char *buf);
 
-/* --- Counters --- */
-
 /**
  * enum ecdma_ec_stat - per-calc counters, see ecdma_ec_calc_stats()
  * @ECDMA_EC_STAT_OPS: WRs completed (+ opcode: one counter per opcode)
@@ -210,15 +190,13 @@ int ecdma_ec_provider_list(char *buf);
  * @ECDMA_EC_STAT_WORKER_OPS: WRs finished by the provider's worker
  * @ECDMA_EC_STAT_INLINE_OPS: WRs finished by ecdma_ec_progress() callers
  * @ECDMA_EC_STAT_INLINE_CALLS: ecdma_ec_progress() calls that executed
- * @ECDMA_EC_STAT_SECTIONS: execution sections, worker and inline (a big
- *	request spans several)
+ * @ECDMA_EC_STAT_SECTIONS: execution sections (a big request spans several)
  * @ECDMA_EC_STAT_FAST_PQ_BYTES: bytes through lib/raid6
  * @ECDMA_EC_STAT_FAST_XOR_BYTES: bytes through xor_blocks()
  * @ECDMA_EC_STAT_GF_BYTES: bytes through a GF algo kernel
  * @ECDMA_EC_STAT_NOFPU_BYTES: of those, done without SIMD (FPU unusable)
  * @ECDMA_EC_STAT_FPU_SECTIONS: kernel_fpu_begin() sections entered
- * @ECDMA_EC_STAT_NT_BYTES: of the GF bytes, those of blocks big enough
- *	for non-temporal stores (nt_threshold)
+ * @ECDMA_EC_STAT_NT_BYTES: of the GF bytes, those with non-temporal stores
  * @ECDMA_EC_STAT_DEC_HITS: calc-matrix decodes served by the cache
  * @ECDMA_EC_STAT_DEC_MISSES: calc-matrix decodes that built a matrix
  * @ECDMA_EC_STAT_NR: number of counters
@@ -249,8 +227,6 @@ extern const char *const ecdma_ec_stat_names[ECDMA_EC_STAT_NR];
 
 void ecdma_ec_calc_stats(const struct ecdma_ec_calc *calc, u64 *vals);
 
-/* --- Calc contexts --- */
-
 /**
  * struct ecdma_ec_calc - a calc context
  * @prov: provider (holds a reference)
@@ -265,8 +241,7 @@ void ecdma_ec_calc_stats(const struct ecdma_ec_calc *calc, u64 *vals);
  * @pending: posted WRs not yet taken by an executor, in submission order
  * @completed: polling calcs: completed WRs waiting for ecdma_ec_poll()
  * @inflight: WRs posted and not completed (polling calcs: not reaped)
- * @owned: an executor owns the calc (ecdma_ec_exec_acquire()); only the
- *	owner takes WRs off @pending, executes and completes them
+ * @owned: an executor owns it: only the owner pops, executes, completes WRs
  * @dead: dealloc started: posts fail, no new owner
  * @stats: counters: post ones under @lock, the rest written only by the
  *	owner (or by dealloc once nothing runs), read racily
@@ -293,11 +268,9 @@ struct ecdma_ec_calc {
 };
 
 /*
- * Executor protocol for software providers: acquire makes the caller the
- * only executor, pop takes WRs in order, complete_list completes them in
- * that order, release says whether work is left (the caller then kicks).
- * Own the calc with preemption off: an inline caller spinning with
- * preemption off must never wait for a preempted owner.
+ * Executor protocol: acquire (sole executor), pop WRs in order, complete_list
+ * them in that order, release (true: work left, kick).  Own with preemption
+ * off, so a spinning inline caller never waits for a preempted owner.
  */
 bool ecdma_ec_exec_acquire(struct ecdma_ec_calc *calc);
 struct ecdma_ec_wr *ecdma_ec_exec_pop(struct ecdma_ec_calc *calc);

@@ -1,18 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel's RAID-6 P/Q and XOR libraries, whichever interface it has
- * (kernel-only; the rest of the compat layer is ecdma_compat.h).
- *
- * 6.1 and 6.12 export raid6_call and xor_blocks() (<= MAX_XOR_BLOCKS
- * sources); mainline's lib/raid rework replaces them with
- * raid6_gen_syndrome(), raid6_xor_syndrome(), raid6_can_xor_syndrome()
- * and xor_gen() (any number of sources), which WARN outside task context.
- * Its first release is unknown, so we test the headers (new
- * <linux/raid/pq.h>: RAID6_MIN_DISKS, old <linux/raid/xor.h>:
- * MAX_XOR_BLOCKS); the new branch follows mainline's text, uncompiled
- * (Documentation/driver-api/compat.rst).  Both need 64-byte aligned
- * buffers and lengths a multiple of 512 (ECDMA_EC_FAST_PTR_ALIGN,
- * ECDMA_EC_FAST_LEN_ALIGN); the XOR accumulates into @dest.
+ * The kernel's RAID-6 P/Q and XOR libraries: raid6_call / xor_blocks() (6.1,
+ * 6.12) or mainline's lib/raid (uncompiled; WARNs outside task context), told
+ * apart by RAID6_MIN_DISKS / MAX_XOR_BLOCKS.  Buffers: ECDMA_EC_FAST_*_ALIGN.
  */
 #ifndef _ECDMA_COMPAT_RAID_H
 #define _ECDMA_COMPAT_RAID_H
@@ -36,6 +26,7 @@ static inline bool ecdma_raid_lib_ctx_ok(void)
  * @disks: data blocks + 2
  * @bytes: length of every block
  * @ptrs: the data blocks, then P and Q
+ *
  * Return: false when the library cannot do it here (nothing written).
  */
 static inline bool ecdma_raid6_gen(int disks, size_t bytes, void **ptrs)
@@ -53,6 +44,7 @@ static inline bool ecdma_raid6_gen(int disks, size_t bytes, void **ptrs)
  * @stop: last data block
  * @bytes: length of every block
  * @ptrs: the data blocks, then P and Q
+ *
  * Return: false when the library cannot do it (nothing written).
  */
 static inline bool ecdma_raid6_xor(int disks, int start, int stop,
@@ -97,8 +89,7 @@ static inline const char *ecdma_raid6_name(void)
 
 #ifdef MAX_XOR_BLOCKS
 
-/* most sources per ecdma_xor_lib() call */
-#define ECDMA_XOR_LIB_MAX	MAX_XOR_BLOCKS
+#define ECDMA_XOR_LIB_MAX	MAX_XOR_BLOCKS	/* sources per call at most */
 
 /**
  * ecdma_xor_lib() - @dest ^= @srcs[0..@count)
@@ -106,6 +97,7 @@ static inline const char *ecdma_raid6_name(void)
  * @bytes: length of every block
  * @dest: accumulated into, never one of @srcs
  * @srcs: the sources
+ *
  * Context: any in which the caller may use the FPU.  Cannot fail.
  */
 static inline void ecdma_xor_lib(unsigned int count, size_t bytes,

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma dmaengine front: private types and prototypes.
- *
- * A dmaengine provider (MEMCPY, XOR, XOR_VAL, PQ, PQ_VAL, INTERRUPT) for
- * async_tx / md-raid456.  Each channel owns one EC verbs calc; a prep call
- * becomes one WR with its own coefficient matrix (xlate.c), posted in
- * cookie order, whose ->done completes the dmaengine descriptor.
+ * ecdma dmaengine front (async_tx / md-raid456): one EC calc per channel,
+ * one WR per prep, posted in cookie order; ->done completes the descriptor.
  */
 #ifndef _ECDMA_FRONT_H
 #define _ECDMA_FRONT_H
@@ -28,16 +24,10 @@
 #define ECDMA_MAX_CHANS		64	/* most channels, whatever the CPUs */
 #define ECDMA_DESC_INIT		32	/* descriptors per channel at probe */
 #define ECDMA_DESC_MAX		4096	/* ... grown (GFP_NOWAIT) up to this */
-/*
- * Sources a descriptor holds itself (md arrays of up to 34 disks); more
- * take an extension for ECDMA_XLATE_MAX_SRC, allocated on first need and
- * kept, so that the common descriptor stays small.
- */
+/* inline sources (md: up to 34 disks); more use ->big, to keep this small */
 #define ECDMA_DESC_SRC		32
-/* Alignment (log2) no operation of md meets, 1 GiB: declines it */
-#define ECDMA_ALIGN_DECLINE	30
-/* a completed descriptor unacked this long is reused when the pool is full */
-#define ECDMA_UNACKED_REUSE_MS	1000
+#define ECDMA_ALIGN_DECLINE	30	/* log2, 1 GiB: no md op meets it */
+#define ECDMA_UNACKED_REUSE_MS	1000	/* then reused unacked if pool full */
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
 
@@ -51,19 +41,14 @@ static inline bool ecdma_dev_dma_iommu(const struct device *dev)
 #endif
 }
 
-/*
- * Cookie and callback helpers from the kernel's private
- * drivers/dma/dmaengine.h (not in linux-headers), renamed to never clash.
- */
-
-/* dma_cookie_init() */
+/* drivers/dma/dmaengine.h helpers (not in linux-headers), renamed */
 static inline void ecdma_cookie_init(struct dma_chan *chan)
 {
 	chan->cookie = DMA_MIN_COOKIE;
 	chan->completed_cookie = DMA_MIN_COOKIE;
 }
 
-/* dma_cookie_assign(): the caller serialises against other assigns */
+/* the caller serialises assigns */
 static inline dma_cookie_t ecdma_cookie_assign(struct dma_async_tx_descriptor *tx)
 {
 	struct dma_chan *chan = tx->chan;
@@ -78,10 +63,7 @@ static inline dma_cookie_t ecdma_cookie_assign(struct dma_async_tx_descriptor *t
 	return cookie;
 }
 
-/*
- * dma_cookie_complete(): the caller serialises completes.  Warns, where
- * the kernel's BUG()s, on a descriptor never submitted or completed twice.
- */
+/* the caller serialises completes; WARNs where the kernel BUG()s */
 static inline void ecdma_cookie_complete(struct dma_async_tx_descriptor *tx)
 {
 	if (WARN_ON_ONCE(tx->cookie < DMA_MIN_COOKIE))
@@ -90,18 +72,14 @@ static inline void ecdma_cookie_complete(struct dma_async_tx_descriptor *tx)
 	tx->cookie = 0;
 }
 
-/* dma_cookie_status(): no locking needed */
+/* no locking needed */
 static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 						  dma_cookie_t cookie,
 						  struct dma_tx_state *state)
 {
 	dma_cookie_t used, complete;
 
-	/*
-	 * completed_cookie first: a cookie completes only after it was
-	 * assigned, so "used" read after it is never behind it (complete >
-	 * used would read as a wrap).
-	 */
+	/* completed first: "used" is then never behind it (else a wrap) */
 	complete = READ_ONCE(chan->completed_cookie);
 	/* both are written under the channel lock: its release orders them */
 	smp_rmb();
@@ -115,7 +93,6 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 	return dma_async_is_complete(cookie, complete, used);
 }
 
-/* dmaengine_desc_get_callback_invoke(): callback_result wins */
 static inline void
 ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
 			   const struct dmaengine_result *result)
@@ -140,8 +117,7 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  * @unacked_reused: completed, never acked descriptors reused
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
- * @lat: completions by tx_submit latency: bucket i < 2^(ECDMA_LAT_SHIFT + i)
- *	ns (and above the previous bound), the last one unbounded
+ * @lat: completions by latency: bucket i < 2^(ECDMA_LAT_SHIFT + i) ns
  */
 struct ecdma_chan_stats {
 	u64 ops[ECDMA_OP_NR];
@@ -170,13 +146,10 @@ struct ecdma_ram_range {
  * @idx: channel index, for messages (dmaengine's name may be gone)
  * @calc: calc on the CPU provider; its WR queue is the channel's queue
  * @stats: per-CPU counters
- * @fb_calc: calc recomputing synchronously what @calc failed; used only
- *	from @calc's WR completions, which are serialized: no lock
- * @lock: guards the lists, @nr_desc, @nr_pending, the cookies (assigned
- *	and completed in queue order) and the feed of chan.local.  Held
- *	across ecdma_ec_post(), so no preempted task leaves a post half
- *	done; never across ecdma_ec_progress() or a client callback.
- *	irqsave: prep may run with IRQs off
+ * @fb_calc: redoes what @calc failed; only from @calc's serialized completions
+ * @lock: guards the lists, @nr_desc, @nr_pending, the cookies and chan.local;
+ *	held across ecdma_ec_post() (no half-done post), never across
+ *	ecdma_ec_progress() or a callback; irqsave: prep may run with IRQs off
  * @free: completed and acked descriptors, ready for prep
  * @submitted: cookie assigned, not yet posted, in cookie order
  * @posted: posted to @calc, ->done not run yet, in cookie order
@@ -185,8 +158,7 @@ struct ecdma_ram_range {
  * @all: every descriptor of the channel (ecdma_desc.all_node)
  * @nr_desc: descriptors on @all
  * @nr_pending: descriptors submitted and not retired (callback returned)
- * @starved: a prep found no descriptor: the next issue_pending runs work
- *	inline, so async_tx retrying prep with preemption off progresses
+ * @starved: a prep found none: issue_pending runs work inline (async_tx spins)
  * @pinned: the user set the worker's CPU; the offload policy keeps it
  * @private: held by a DMA_PRIVATE client; guarded by front->cfg_lock
  * @cb_tasklet: delivers @callbacks, in order, outside the clients' calls
@@ -275,29 +247,21 @@ struct ecdma_debugfs;
  * @fb_prov: the CPU provider, for the channels' fallback calcs, or NULL
  * @caps: its capabilities
  * @max_desc: descriptors per channel at most (= the calcs' max_inflight)
- * @desc_max: pools grow up to this, ECDMA_DESC_INIT..@max_desc; sysfs
- *	tunable, read locklessly
+ * @desc_max: pools grow up to this (<= @max_desc); sysfs, read locklessly
  * @calc_k: data blocks of the calcs, the most sources of one operation
  * @calc_matrix: the calcs' own calc_k x 2 matrix
- * @core_stats: chan->local may be fed; cleared before unregistering, read
- *	under the channel lock
- * @inline_issue: issue_pending also runs queued work inline; sysfs
- *	tunable, read locklessly
+ * @core_stats: feed chan->local; cleared before unregistering, read under lock
+ * @inline_issue: issue_pending also runs work inline; sysfs, read locklessly
  * @align: the copy/xor/pq alignment the provider needs (log2); set at probe
- * @nr_private: channels held by DMA_PRIVATE clients: copies use @align
- *	only while there are any (dma.c); guarded by @cfg_lock
+ * @nr_private: DMA_PRIVATE channels (copies use @align only then); @cfg_lock
  * @policy: the offload policy's state, private to policy.c (policy.h)
  * @sysfs: sysfs counters (sysfs.c)
  * @dbg: debugfs state (debugfs.c), or NULL
- * @closing: ecdma_front_rechannel() is unregistering: no new clients;
- *	guarded by @cfg_lock
+ * @closing: rechannel is unregistering, no new clients; guarded by @cfg_lock
  * @ram: System RAM at probe, sorted, merged: [start, end) pairs
  * @nr_ram: ranges in @ram
- * @cfg_lock: serialises configuration changes that need idle channels
- *	(sysfs caps/, algo, chan<N>/provider) against clients taking a
- *	channel: guards every chans[i].active, the swap of chans[i].calc and
- *	our writes of dma.cap_mask after registration (caps/ stores vs. the
- *	policy's DMA_ASYNC_TX switches, ecdma_front_set_async_tx())
+ * @cfg_lock: serialises idle-channel config changes against clients; guards
+ *	chans[i].active, chans[i].calc swaps, dma.cap_mask writes after register
  * @nr_chans: channels in @chans
  * @chans: the channels
  */
@@ -353,10 +317,7 @@ int ecdma_front_ram_init(struct ecdma_front *front);
 void ecdma_front_ram_exit(struct ecdma_front *front);
 int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len);
 
-/*
- * Turn @d's WR into a NOP that still completes its cookie in order; no
- * flags: a NOP with ECDMA_EC_WR_ACCUMULATE is refused by every post.
- */
+/* keeps cookie order; no flags: posts refuse a NOP with WR_ACCUMULATE */
 static inline void ecdma_desc_nop(struct ecdma_desc *d)
 {
 	d->wr.opcode = ECDMA_EC_OP_NOP;
@@ -383,10 +344,7 @@ void ecdma_dma_set_ops(struct dma_device *dma);
  * @front: the registered front
  * @on: set DMA_ASYNC_TX, else clear it
  *
- * The one writer of DMA_ASYNC_TX after registration (the policy and the
- * caps/ stores, ordered by cfg_lock); atomic bitops, like dmaengine's own
- * DMA_PRIVATE updates.  dmaengine reads it at its next table rebuild.
- *
+ * Sole writer after registration (atomic bitops); read at dmaengine's rebuild.
  * Context: holds front->cfg_lock.
  */
 static inline void ecdma_front_set_async_tx(struct ecdma_front *front,

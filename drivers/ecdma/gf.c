@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * GF(2^8) arithmetic and coding matrices for ecdma (polynomial 0x11d).
- * Includes only ecdma_compat.h and gf.h, for the userspace unit tests;
- * never sleeps or allocates (callers pass ECDMA_GF_*_SCRATCH bytes).
+ * GF(2^8) arithmetic and coding matrices for ecdma (polynomial 0x11d); only
+ * ecdma_compat.h and gf.h, for the unit tests; never sleeps or allocates.
  */
 #include "ecdma_compat.h"
 #include "gf.h"
@@ -157,9 +156,8 @@ static void gf_row_scale(u8 *row, u8 c, int n)
 }
 
 /*
- * Largest k, by m, for which gf_gen_rs_matrix()'s Vandermonde code is MDS
- * (one bound per m: (k, m) is the corner of every larger matrix).  m <= 3
- * always; the rest from exhaustive search, re-checked by the unit tests.
+ * Largest k, by m, with gf_gen_rs_matrix()'s Vandermonde code MDS: m <= 3
+ * always, the rest by exhaustive search (re-checked by the unit tests).
  */
 static const u8 gf_vandermonde_max_k[ECDMA_EC_MAX_M + 1] = {
 	[1] = 255, [2] = 254, [3] = 253, [4] = 21, [5] = 5,
@@ -170,8 +168,7 @@ static const u8 gf_vandermonde_max_k[ECDMA_EC_MAX_M + 1] = {
  * ecdma_gf_vandermonde_max_k() - largest k with an MDS Vandermonde code
  * @m: number of code blocks
  *
- * Return: the largest k for which ecdma_gf_gen_matrix() makes a
- * ECDMA_EC_MATRIX_VANDERMONDE matrix (k x m), or 0 for an invalid @m.
+ * Return: largest k gen_matrix accepts for VANDERMONDE; 0 for a bad @m.
  */
 int ecdma_gf_vandermonde_max_k(int m)
 {
@@ -189,9 +186,7 @@ int ecdma_gf_vandermonde_max_k(int m)
  *
  * VANDERMONDE is gf_gen_rs_matrix()'s (2^j)^i (m = 2: RAID-6), MDS up to
  * ecdma_gf_vandermonde_max_k(); CAUCHY is 1 / ((k + j) ^ i), always MDS.
- *
- * Return: 0; -EINVAL for a bad @type, @k or @m; -EDOM when the Vandermonde
- * code for this (k, m) is not MDS (@matrix is then left untouched).
+ * Return: 0; -EINVAL: bad @type/@k/@m; -EDOM: Vandermonde not MDS (no write).
  */
 int ecdma_gf_gen_matrix(enum ecdma_ec_matrix_type type, int k, int m,
 			u8 *matrix)
@@ -231,8 +226,7 @@ int ecdma_gf_gen_matrix(enum ecdma_ec_matrix_type type, int k, int m,
  * @k: data blocks
  * @m: code blocks
  *
- * Return: sum over s of C(k, s) * C(m, s), the square submatrices of a
- * k x m matrix, saturated at U64_MAX; 0 when @k or @m is below 1.
+ * Return: square submatrices, sum_s C(k,s) * C(m,s) (saturating); 0 if k/m < 1.
  */
 u64 ecdma_gf_mds_minors(int k, int m)
 {
@@ -254,10 +248,7 @@ u64 ecdma_gf_mds_minors(int k, int m)
 	return sum;
 }
 
-/*
- * Reduce @row (on columns @cols) against the @t basis vectors (1 at their
- * pivot, 0 at earlier ones); if independent, store it as vector @t.
- */
+/* Reduce @row on @cols by basis rows 0..t-1; if independent, store as row @t */
 static bool gf_mds_add_row(const u8 *row, const u8 *cols, int s, u8 *basis,
 			   u8 *pivot, int t)
 {
@@ -285,10 +276,8 @@ static bool gf_mds_add_row(const u8 *row, const u8 *cols, int s, u8 *basis,
  * @m: code blocks, 1..16
  * @scratch: ECDMA_GF_MDS_SCRATCH bytes
  *
- * MDS iff every square submatrix of E is invertible; each is checked, depth
- * first.  Above ECDMA_GF_MDS_MAX_MINORS of them (ecdma_gf_mds_minors())
- * this returns false: "not shown to be MDS".
- *
+ * Checks every square submatrix, depth first; above ECDMA_GF_MDS_MAX_MINORS
+ * (ecdma_gf_mds_minors()) returns false: "not shown to be MDS".
  * Return: true when every square submatrix of @matrix is invertible.
  */
 bool ecdma_gf_matrix_is_mds(const u8 *matrix, int k, int m, u8 *scratch)
@@ -405,10 +394,8 @@ int ecdma_gf_invert_matrix(const u8 *in, u8 *out, int n, u8 *scratch)
  * @dec: k x e bytes out, dec[r * e + o]: coefficient of survivor r in o
  * @scratch: ECDMA_GF_DECODE_SCRATCH bytes (3 * ed * ed are used)
  *
- * EC verbs semantics: inputs are the first k survivors, outputs every erased
- * block, in index order.  The inputs are the surviving data then ed code
- * blocks (ed = erased data), so only an ed x ed system is inverted.
- *
+ * Inputs: the first k survivors (surviving data, then ed code blocks; ed =
+ * erased data), so only ed x ed is inverted; outputs: erased blocks in order.
  * Return: e, the number of erasures (0 leaves @dec untouched); -EINVAL for
  * bad @k/@m, more than @m erasures, or a code that cannot recover the data.
  */
@@ -497,8 +484,7 @@ int ecdma_gf_decode_matrix(const u8 *enc, int k, int m, const u8 *erasures,
  * @out: m output blocks
  * @accumulate: XOR into @out instead of overwriting it
  *
- * out[j] = (accumulate ? out[j] : 0) ^ sum_i matrix[i * m + j] * in[i]; the
- * slow oracle of the optimized kernels, alias-safe like them.
+ * The slow oracle of the optimized kernels, alias-safe like them.
  */
 void ecdma_gf_ref_encode(size_t len, int k, int m, const u8 *matrix,
 			 const u8 *const *in, u8 *const *out, bool accumulate)

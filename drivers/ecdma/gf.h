@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * GF(2^8) arithmetic and coding matrices for ecdma; builds unchanged in the
- * kernel and in selftests/unit.  Polynomial 0x11d, generator {02}: the field
- * of lib/raid6, ISA-L and jerasure, so parity is byte-compatible with them.
- * Matrices use the EC verbs layout (include/ecdma/ec.h): k x m row-major,
- * matrix[i * m + j] = coefficient of data i in code j, identity implicit.
+ * GF(2^8) arithmetic and coding matrices for ecdma, also built in the unit
+ * tests.  Polynomial 0x11d, generator {02}, as lib/raid6, ISA-L and jerasure,
+ * so parity is byte-compatible.  Matrices use the verbs layout: k x m
+ * row-major, matrix[i * m + j] = coefficient of data i in code j; I implicit.
  */
 #ifndef _ECDMA_GF_H
 #define _ECDMA_GF_H
@@ -46,15 +45,11 @@ static inline u8 ecdma_gf_inv(u8 a)
 
 u8 ecdma_gf_pow2(int e);
 
-/*
- * Scratch bytes for any valid k and m, fixed so that a calc context
- * allocates them once.  ecdma_gf_invert_matrix() takes n * n bytes.
- */
+/* Scratch for any valid k and m, fixed so a calc context allocates it once */
 #define ECDMA_GF_MDS_SCRATCH	(ECDMA_EC_MAX_M * (ECDMA_EC_MAX_M + 1))
 #define ECDMA_GF_DECODE_SCRATCH	(3 * ECDMA_EC_MAX_M * ECDMA_EC_MAX_M)
 
-/* ecdma_gf_matrix_is_mds() returns false above this many submatrices */
-#define ECDMA_GF_MDS_MAX_MINORS	BIT_ULL(22)
+#define ECDMA_GF_MDS_MAX_MINORS	BIT_ULL(22)	/* is_mds() false above this */
 
 int ecdma_gf_gen_matrix(enum ecdma_ec_matrix_type type, int k, int m,
 			u8 *matrix);

@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma GF(2^8) kernels behind an algorithm table (as lib/raid6's struct
- * raid6_calls), picked with ecdma_gf_algo_find().  Every implementation
- * takes any alignment, len >= 1, k <= 255, m <= 16 and any coefficient; an
- * output may be exactly an input (as if all inputs were read first), but
- * partial or output-output overlap is not supported; it neither allocates
- * nor sleeps (SIMD ones run inside kernel_fpu_begin/end(), see @fpu).  The
- * unit tests check this contract.
+ * GF(2^8) kernel table (as raid6_calls); tested contract: any alignment,
+ * len >= 1, k <= 255, m <= 16, an output may be an input but not overlap;
+ * never allocates nor sleeps.
  */
 #ifndef _ECDMA_GF_ALGO_H
 #define _ECDMA_GF_ALGO_H
@@ -18,12 +14,10 @@
  * @name: short unique name ("generic", "avx2", ...)
  * @usable: true when this CPU can run it; NULL means always
  * @priority: higher wins in ecdma_gf_algo_find(NULL)
- * @fpu: @encode and @xor use SIMD registers: callers wrap them in short
- *	kernel_fpu_begin()/end() sections, or use a non-@fpu algo when
- *	!irq_fpu_usable(); @prep never needs the FPU
+ * @fpu: @encode and @xor need short kernel_fpu_begin()/end() sections (else,
+ *	when !irq_fpu_usable(), a non-@fpu algo); @prep never needs the FPU
  * @tbl_bytes: bytes of precomputed table per coefficient
- * @prep: matrix[i * m + j] (input i, output j) to k * m tables, that of
- *	(i, j) at tbls + (j * k + i) * @tbl_bytes (ISA-L's ec_init_tables())
+ * @prep: matrix[i * m + j] to tables, (i, j)'s at (j * k + i) * @tbl_bytes
  * @encode: out[j] = (ECDMA_GF_ACC ? out[j] : 0) ^ sum_i c(i, j) * in[i],
  *	tables from @prep of an algo of this @tbl_bytes format; ECDMA_GF_*
  * @xor: out = (ECDMA_GF_ACC ? out : 0) ^ in[0] ^ ... ^ in[k - 1]
@@ -41,18 +35,11 @@ struct ecdma_gf_algo {
 		    unsigned int flags);
 };
 
-/*
- * ECDMA_GF_NT: outputs uncached and not read soon, so NT stores skip the
- * read for ownership (in cache they cost, hence gf_cal.c).  Algos may
- * ignore it; SIMD ones use it on aligned outputs and fence before return.
- */
+/* algos may ignore ECDMA_GF_NT; SIMD ones fence before returning */
 #define ECDMA_GF_ACC	0x1	/* XOR into the outputs, do not overwrite */
 #define ECDMA_GF_NT	0x2	/* non-temporal stores of the outputs */
 
-/*
- * Block-size classes: whether NT stores or lib/raid6 and xor_blocks() win
- * depends on host and block size, so gf_cal.c measures each class at load.
- */
+/* what wins (NT, lib/raid6) depends on block size: gf_cal.c measures each */
 enum ecdma_gf_cls {
 	ECDMA_GF_CLS_4K,	/* up to 4 KiB: md's pages */
 	ECDMA_GF_CLS_64K,	/* up to 64 KiB */
@@ -69,8 +56,7 @@ static inline enum ecdma_gf_cls ecdma_gf_cls(size_t len)
 	return len <= 65536 ? ECDMA_GF_CLS_64K : ECDMA_GF_CLS_BIG;
 }
 
-/* Default of the CPU provider's nt_threshold; used only when not "auto". */
-#define ECDMA_GF_NT_MIN_DEFAULT	65536
+#define ECDMA_GF_NT_MIN_DEFAULT	65536	/* nt_threshold if not "auto" */
 
 /* What a kernel call computes, for the store policy of each class. */
 enum ecdma_gf_kind {
@@ -89,10 +75,7 @@ enum ecdma_gf_kind {
  * @nin: inputs
  * @cached: the outputs are taken to be in the cache (ecdma_gf_reused())
  *
- * Never NT when accumulating (NT would evict the just-read outputs) nor
- * for @cached outputs (their reader would miss); with few inputs, memory
- * write bandwidth caps NT stores (@nt_kmin).  A fixed @nt_min is obeyed.
- *
+ * No NT when accumulating (it would evict the outputs just read) or @cached.
  * Return: ECDMA_GF_* flags.
  */
 static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
@@ -111,12 +94,7 @@ static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
 	return kmin && nin >= (int)kmin ? ECDMA_GF_NT : 0;
 }
 
-/*
- * NT stores pay on uncached outputs and lose on cached ones, which block
- * size does not tell: outputs written within a window of the context's own
- * traffic (about the LLC, as glibc sizes its NT threshold) count as
- * cached.  A wrong guess costs speed, never a result.
- */
+/* outputs written within ~an LLC of own traffic count as cached (no NT) */
 #define ECDMA_GF_REUSE_SLOTS	16
 
 /**
@@ -138,8 +116,7 @@ struct ecdma_gf_reuse {
  * @out: the request's first output block
  * @bytes: bytes the request reads and writes
  *
- * Return: true when @out was the first output of a request less than
- * @window bytes ago and this request itself fits in @window.
+ * Return: true if @out led a request < @window bytes ago and @bytes fits it.
  */
 static inline bool ecdma_gf_reused(struct ecdma_gf_reuse *r, u64 window,
 				   const void *out, u64 bytes)
@@ -164,11 +141,7 @@ static inline bool ecdma_gf_reused(struct ecdma_gf_reuse *r, u64 window,
 	return hot && bytes < window;
 }
 
-/*
- * Split-nibble tables as ISA-L's gf_vect_mul_init() and raid6_vgfmul:
- * lo[x] = c * x, then hi[x] = c * (x << 4), 16 bytes each, so
- * c * b = lo[b & 15] ^ hi[b >> 4]; pshufb kernels share them.
- */
+/* split-nibble tables (ISA-L, raid6_vgfmul): c * b = lo[b & 15] ^ hi[b >> 4] */
 #define ECDMA_GF_NIBBLE_TBL_BYTES	32
 
 void ecdma_gf_nibble_tbl(u8 c, u8 *tbl);

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Calibration of the CPU engine per block-size class: NT or regular
- * stores, lib/raid6 or xor_blocks() or the GF algo, measured on the host,
- * cache hot and cold.  Pure code: prov_cpu_cal.c runs it at load with the
- * kernel's clock, flush and FPU sections; make bench runs it in userspace
- * and the unit tests check its decisions.
+ * CPU engine calibration per block-size class and store kind, hot and cold;
+ * pure code shared by prov_cpu_cal.c, make bench and the unit tests.
  */
 #ifndef _ECDMA_GF_CAL_H
 #define _ECDMA_GF_CAL_H
@@ -16,21 +13,16 @@
 #define ECDMA_GF_CAL_DISKS	8
 #define ECDMA_GF_CAL_OUTS	4
 #define ECDMA_GF_CAL_BLOCKS	(ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_OUTS)
-/* the block measured for ECDMA_GF_CLS_BIG */
-#define ECDMA_GF_CAL_BIG	(128 * 1024)
+#define ECDMA_GF_CAL_BIG	(128 * 1024)	/* block for ECDMA_GF_CLS_BIG */
 /* the buffer ecdma_gf_calibrate() works in: one stripe of big blocks */
 #define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
 /* its table scratch: P+Q and RS(8,4) tables of any algo */
 #define ECDMA_GF_CAL_TBL_BYTES	\
 	((2 + ECDMA_GF_CAL_OUTS) * ECDMA_GF_CAL_DISKS * ECDMA_GF_NIBBLE_TBL_BYTES)
-/*
- * Reuse window when the CPU reports no cache sizes (a small server's L3);
- * too small only forgoes NT gains on uncached outputs.
- */
+/* reuse window if no cache sizes; too small only forgoes NT gains */
 #define ECDMA_GF_REUSE_DEFAULT	(8ULL << 20)
 
-/* rounds at most; each round measures every candidate once */
-#define ECDMA_GF_CAL_ROUNDS	3
+#define ECDMA_GF_CAL_ROUNDS	3	/* at most; each measures all ways */
 
 /**
  * enum ecdma_gf_cal_way - the candidates for one kind of operation
@@ -74,7 +66,7 @@ struct ecdma_gf_cal_env {
 };
 
 /**
- * struct ecdma_gf_cal - what a calibration found and chose
+ * struct ecdma_gf_cal - what a calibration found and chose, for hot and cold
  * @done: it ran
  * @rounds: rounds measured
  * @block: the block size measured for each class
@@ -88,9 +80,6 @@ struct ecdma_gf_cal_env {
  * @nt_kmin: [kind][class]: NT from this many inputs on; 0 where @nt clear
  * @llc: @env's last-level cache, bytes; 0: unknown
  * @reuse_window: traffic window of ecdma_gf_reused(), bytes
- *
- * Each choice is made twice, from the hot and from the cold measurements,
- * as the engine knows per request whether outputs are cached.
  */
 struct ecdma_gf_cal {
 	bool done;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Shared, non-SIMD helpers of the x86-64 GF(2^8) kernels (gf_avx2.c,
- * gf_avx512.c, gf_gfni.c): CPU checks, GFNI matrices, pass ordering.
+ * Non-SIMD helpers of the x86-64 GF(2^8) kernels: CPU checks, GFNI, ordering.
  */
 #include "ecdma_compat.h"
 #include "gf.h"
@@ -104,9 +103,7 @@ static u64 simd_leaf_cache(u32 leaf)
 
 /**
  * ecdma_simd_llc_bytes() - the last-level cache the CPU reports
- *
- * Return: bytes, read as cacheinfo and glibc do (it sizes the window of
- * ecdma_gf_reused()), or 0 when the CPU does not say.
+ * Return: bytes (read as cacheinfo and glibc do), or 0 if the CPU won't say.
  */
 u64 ecdma_simd_llc_bytes(void)
 {
@@ -162,10 +159,7 @@ void ecdma_gf_prep_affine(const u8 *matrix, int k, int m, u8 *tbls)
  * @k: inputs
  * @step: the kernel's longest step in bytes (a power of two)
  *
- * When m > ECDMA_SIMD_GROUP, every pass runs over a chunk before the next
- * chunk, so later passes find its k inputs in L1/L2.  Those span at most
- * ECDMA_SIMD_CHUNK_BUDGET; 4-32 KiB per block, whole pages for prefetch.
- *
+ * Passes run chunk by chunk, so later ones find its k inputs in L1/L2.
  * Return: the chunk, a multiple of @step.
  */
 size_t ecdma_simd_chunk(int k, size_t step)
@@ -185,7 +179,6 @@ size_t ecdma_simd_chunk(int k, size_t step)
  * @ord: m out: the outputs in computing order, in passes of ECDMA_SIMD_GROUP
  *
  * Outputs aliasing an input go last, so earlier passes read unwritten input.
- *
  * Return: 0, or -1 when those outputs do not fit in the last pass.
  */
 int ecdma_simd_order(int k, int m, const u8 *const *in, u8 *const *out,

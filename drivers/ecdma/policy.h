@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma dmaengine front: the offload policy's state (policy.c), embedded
- * in struct ecdma_front; only policy.c and the inline below touch it.
+ * The offload policy's state; only policy.c and the inline below touch it.
  */
 #ifndef _ECDMA_POLICY_H
 #define _ECDMA_POLICY_H
@@ -13,7 +12,6 @@
 
 #include "trial.h"
 
-/* The offload policy, see policy.c */
 enum ecdma_offload {
 	ECDMA_OFFLOAD_AUTO,
 	ECDMA_OFFLOAD_ALWAYS,
@@ -36,7 +34,7 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @sample_wall: time of the last sample (us)
  * @sample_idle: idle+iowait us of each CPU at the last sample
  * @timer: samples every ECDMA_POLICY_MS (deferrable)
- * @withdrawn: out of async_tx's channel table (trials or "never")
+ * @withdrawn: out of async_tx's table; changes with DMA_ASYNC_TX, cfg_lock held
  * @ab_chan_on: @ab_chan is registered (while withdrawn)
  * @ab_slot: @trial's slot (0: none, else 1..4) at the last table switch
  * @ab_rd: PGPGIN at the last slot
@@ -48,8 +46,7 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @md_sectors: per-CPU md member sectors (block_bio_remap), or NULL
  * @ab_chan: unused channel; (un)registering it rebuilds the table
  * @ab_work: one trial slot, process context; not deferrable: ends on time
- * @ab_parked: @ab_work did not re-arm; the timer (after @ab_due) or a
- *	mode change requeues it, clearing this with xchg()
+ * @ab_parked: @ab_work did not re-arm; who requeues it clears this by xchg()
  * @ab_due: jiffies after which a parked @ab_work is queued again
  * @ab_resting: it last parked: its next run starts a slot, ends none
  */
@@ -69,10 +66,7 @@ struct ecdma_policy {
 	u64 *sample_idle;
 	struct timer_list timer;
 
-	/*
-	 * Owned by @ab_work (process context).  @withdrawn changes under
-	 * front->cfg_lock, with the DMA_ASYNC_TX bit; the rest is lockless.
-	 */
+	/* owned by @ab_work (process context); lockless but for @withdrawn */
 	bool withdrawn;
 	bool ab_chan_on;
 	unsigned int ab_slot;
@@ -137,7 +131,7 @@ struct ecdma_policy_state {
  * @p: the front's policy
  * @cpu: set, when spreading, to the CPU to run on (or -1: none yet)
  *
- * For dma.c's hot path (tx_submit, issue_pending): lockless reads.
+ * Context: dma.c's hot path; lockless reads.
  * Return: true while the policy spreads work.
  */
 static inline bool ecdma_policy_spread(const struct ecdma_policy *p, int *cpu)

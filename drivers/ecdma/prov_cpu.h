@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CPU provider ("cpu") knobs, fast paths and calibration, for module init
- * and sysfs/debugfs only; what the core and providers share is ec_priv.h.
+ * CPU provider knobs, fast paths and calibration, for init and sysfs/debugfs.
  */
 #ifndef _ECDMA_PROV_CPU_H
 #define _ECDMA_PROV_CPU_H
@@ -20,8 +19,7 @@ void ecdma_cpu_exit(void);
  * enum ecdma_cpu_tunable - CPU provider knobs (sysfs, applied live)
  * @ECDMA_CPU_WORKER_BUDGET: bytes of blocks per worker section (FPU section)
  * @ECDMA_CPU_INLINE_BUDGET: bytes per ecdma_ec_progress() call
- * @ECDMA_CPU_NT_THRESHOLD: NT stores from this block size (0: never) once
- *	set by ecdma_cpu_set_nt(); until then the calibration decides
+ * @ECDMA_CPU_NT_THRESHOLD: NT from this size (0: never); calibrated until set
  * @ECDMA_CPU_SECTION_OPS: requests per section before their completions
  * @ECDMA_CPU_TUNABLE_NR: number of tunables
  */

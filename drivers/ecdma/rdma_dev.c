@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma_rdma: a device's handle as buffers, QPs and primitives use it: its
- * references, its state, and the work in flight its removal waits for.
+ * ecdma_rdma device handles: references, state and in-flight work counts.
  */
 #include <linux/err.h>
 #include <linux/module.h>
@@ -17,6 +16,7 @@ static void ecdma_rdma_dev_release(struct kref *ref)
 /**
  * ecdma_rdma_dev_put() - drop a reference from ecdma_rdma_dev_get()
  * @dev: the device; NULL or an ERR_PTR are ignored
+ *
  * Context: Any context.
  */
 void ecdma_rdma_dev_put(struct ecdma_rdma_dev *dev)
@@ -29,6 +29,7 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_put);
 /**
  * ecdma_rdma_dev_name() - the RDMA device's name
  * @dev: the device
+ *
  * Context: Any context.
  * Return: its name, as when it was last renamed.
  */
@@ -42,10 +43,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_name);
  * ecdma_rdma_dev_alive() - whether the RDMA device is still there
  * @dev: the device
  *
- * Once removal started, whatever would create or start something on the
- * device fails -ENODEV; releasing the handles still works.
  * Context: Any context.
- * Return: false once its removal started.
+ * Return: false once removal started; then anything new fails -ENODEV.
  */
 bool ecdma_rdma_dev_alive(const struct ecdma_rdma_dev *dev)
 {
@@ -54,14 +53,11 @@ bool ecdma_rdma_dev_alive(const struct ecdma_rdma_dev *dev)
 EXPORT_SYMBOL_GPL(ecdma_rdma_dev_alive);
 
 /**
- * ecdma_rdma_dev_provider() - the EC provider that serves a device
+ * ecdma_rdma_dev_provider() - the provider named after the device, else "cpu"
  * @dev: the device
  *
- * The device's own EC engine if a provider is registered under its name,
- * else ecdma's "cpu" provider.  Allocate the primitives' calcs on it.
  * Context: Process context; takes a mutex.
- * Return: a reference (ecdma_ec_provider_put() it), or ERR_PTR(-ENODEV)
- * once the device's removal started.
+ * Return: a reference (ecdma_ec_provider_put() it), or ERR_PTR(-ENODEV).
  */
 struct ecdma_ec_provider *ecdma_rdma_dev_provider(struct ecdma_rdma_dev *dev)
 {
@@ -74,6 +70,7 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_dev_provider);
 /**
  * ecdma_rdma_begin() - count work in flight, which removal waits for
  * @dev: the device
+ *
  * Context: Any context.
  * Return: false (nothing counted) once the device is being removed.
  */
@@ -95,6 +92,7 @@ bool ecdma_rdma_begin(struct ecdma_rdma_dev *dev)
 /**
  * ecdma_rdma_end() - work counted by ecdma_rdma_begin() finished
  * @dev: the device; may be freed on return
+ *
  * Context: Any context.
  */
 void ecdma_rdma_end(struct ecdma_rdma_dev *dev)

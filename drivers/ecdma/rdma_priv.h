@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma_rdma internals, shared by its rdma_*.c files.  Only ecdma_rdma.ko
- * includes it (in ecdma.ko only ec_send.c sees <rdma/...>, to post inline).
+ * ecdma_rdma internals, shared by its rdma_*.c files (not ecdma.ko's).
  */
 #ifndef _ECDMA_RDMA_PRIV_H
 #define _ECDMA_RDMA_PRIV_H
@@ -14,12 +13,9 @@
 
 #include <ecdma/ec_rdma.h>
 
-/* fast-registration MRs allocated per device at add time */
-#define ECDMA_RDMA_MR_PREALLOC	16
-/* most pool MRs per device (registered buffers at once) */
-#define ECDMA_RDMA_MR_MAX	1024
-/* most pages one pool MR maps (the largest registrable buffer) */
-#define ECDMA_RDMA_MR_PAGES	512
+#define ECDMA_RDMA_MR_PREALLOC	16	/* fast-reg MRs made at device add */
+#define ECDMA_RDMA_MR_MAX	1024	/* pool MRs per device at most */
+#define ECDMA_RDMA_MR_PAGES	512	/* pages per pool MR at most */
 
 enum ecdma_rdma_op_kind {
 	ECDMA_RDMA_OP_EC_SEND,
@@ -39,13 +35,11 @@ enum ecdma_rdma_op_kind {
  * @mtu: its active MTU when the device was added: the QPs' path MTU
  * @mr_pages: pages one pool MR maps
  * @engine: provider registered under the device's name at add, or "" (cpu)
- * @mutex: guards @qps, @bufs, @name, the teardown of the device's objects
- *	and @kobj; with @lock, @dead
+ * @mutex: guards @qps, @bufs, @name, @kobj, object teardown; with @lock, @dead
  * @qps: live QPs (struct ecdma_rdma_qp.node)
  * @bufs: mapped buffers (struct ecdma_rdma_buf.node)
  * @nr_qps: entries on @qps
- * @lock: guards @ops, @nr_ops, @dead, @mr_free, @mr_total, @mr_in_use and
- *	the QPs' @abort; irqsave (taken from completions)
+ * @lock: guards @ops, @nr_ops, @dead, @mr_*, QPs' @abort; irqsave (completions)
  * @ops: primitives in flight with a timeout
  * @nr_ops: primitives and registrations in flight
  * @dead: removal started; set under @mutex and @lock, either suffices to read

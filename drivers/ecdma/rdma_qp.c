@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma_rdma: RC queue pairs and posting.
- *
- * QPs connect without rdma_cm, by RoCE v2 GID and QP number.  Each takes
- * one CQ from ib_core's pool (softirq), sized for both queues plus their
- * drain markers.  Posting is guarded by qp->state under RCU, not a lock:
- * posts come from softirq, and rxe's ib_post_send() must not run with
- * interrupts off.  State changes are made under dev->mutex and followed
- * by synchronize_rcu() before the flush, so no post slips in after it.
+ * ecdma_rdma: RC queue pairs (RoCE v2, no rdma_cm) and posting.  Posts check
+ * qp->state under RCU, not a lock (rxe posts need IRQs on); it changes under
+ * dev->mutex, then synchronize_rcu() before the flush: no post slips past it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,6 +19,7 @@
  * ecdma_rdma_post_send() - post a send-queue chain unless the QP is closed
  * @qp: the QP
  * @wr: the work requests
+ *
  * Context: Any context with interrupts enabled.
  * Return: 0, @qp->state (-ENOTCONN, -ENODEV) or the driver's error.
  */
@@ -43,6 +39,7 @@ int ecdma_rdma_post_send(struct ecdma_rdma_qp *qp, struct ib_send_wr *wr)
  * ecdma_rdma_post_recv() - post a receive unless the QP is closed
  * @qp: the QP
  * @wr: the work request
+ *
  * Context: Any context with interrupts enabled.
  * Return: as ecdma_rdma_post_send().
  */
@@ -62,6 +59,7 @@ int ecdma_rdma_post_recv(struct ecdma_rdma_qp *qp, struct ib_recv_wr *wr)
  * ecdma_rdma_wc_errno() - a completion's status as an errno
  * @wc: the completion
  * @qp: its QP
+ *
  * Context: Any context.
  * Return: 0, or the errno for @wc->status (a flush: -ENODEV or -ECANCELED).
  */
@@ -93,6 +91,7 @@ int ecdma_rdma_wc_errno(const struct ib_wc *wc, struct ecdma_rdma_qp *qp)
  * @qp: its QP
  * @tx: a send or write (else a receive)
  * @bytes: its length
+ *
  * Context: Any context.
  */
 void ecdma_rdma_qp_account(struct ecdma_rdma_qp *qp, bool tx, u32 bytes)
@@ -114,6 +113,7 @@ void ecdma_rdma_qp_account(struct ecdma_rdma_qp *qp, bool tx, u32 bytes)
  * ecdma_rdma_qp_stats() - what a QP moved so far
  * @qp: the QP
  * @stats: filled in
+ *
  * Context: Any context.
  */
 void ecdma_rdma_qp_stats(const struct ecdma_rdma_qp *qp,
@@ -130,8 +130,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_stats);
  * ecdma_rdma_qp_ib() - the verbs QP inside
  * @qp: the QP
  *
- * For one's own WRs (ecdma_ec_encode_send()), on a connected QP only: they
- * are flushed like ours and must complete before ecdma_rdma_qp_destroy().
+ * For own WRs on a connected QP only; they are flushed like ours and must
+ * complete before ecdma_rdma_qp_destroy().
  * Context: Any context.
  * Return: the ib_qp, or NULL once the device's removal started.
  */
@@ -144,9 +144,9 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_ib);
 /**
  * ecdma_rdma_qp_state() - whether a QP can carry work
  * @qp: the QP
+ *
  * Context: Any context.
- * Return: 0 when connected, -ENOTCONN before ecdma_rdma_qp_connect() and
- * after a disconnect or timeout, -ENODEV once the device's removal started.
+ * Return: 0 if connected, -ENOTCONN if not (yet), -ENODEV once removal started.
  */
 int ecdma_rdma_qp_state(const struct ecdma_rdma_qp *qp)
 {
@@ -170,6 +170,7 @@ static void __ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp)
  * ecdma_rdma_qp_flush() - close a QP and wait until its posted WRs completed
  * @qp: the QP, not destroyed
  * @state: what later posts get (-ENOTCONN, -ENODEV)
+ *
  * Context: Process context, dev->mutex held; sleeps.
  */
 void ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp, int state)
@@ -184,9 +185,9 @@ void ecdma_rdma_qp_flush(struct ecdma_rdma_qp *qp, int state)
  * ecdma_rdma_qp_create() - a new RC QP (INIT state: connect it before use)
  * @dev: the device
  * @attr: depths and retry behaviour
+ *
  * Context: Process context; sleeps.
- * Return: the QP or ERR_PTR(): -EINVAL (@attr beyond the device's limits),
- * -ENODEV (removal started), -ENOMEM, or the driver's error.
+ * Return: QP or ERR_PTR(): -EINVAL (bad @attr), -ENODEV, -ENOMEM, driver's.
  */
 struct ecdma_rdma_qp *
 ecdma_rdma_qp_create(struct ecdma_rdma_dev *dev,
@@ -288,9 +289,8 @@ static void ecdma_rdma_qp_free_ib(struct ecdma_rdma_qp *qp)
 
 /**
  * ecdma_rdma_qp_destroy() - disconnect and free a QP
- * @qp: the QP; NULL or an ERR_PTR are ignored
+ * @qp: the QP, after its primitives' ->done; NULL or an ERR_PTR are ignored
  *
- * No primitive may still use it (wait for their ->done first).
  * Context: Process context; sleeps.
  */
 void ecdma_rdma_qp_destroy(struct ecdma_rdma_qp *qp)
@@ -347,9 +347,9 @@ static const struct ib_gid_attr *ecdma_rdma_gid(struct ecdma_rdma_dev *dev)
  * ecdma_rdma_qp_addr() - a QP's address, for its peer's ecdma_rdma_qp_connect()
  * @qp: the QP
  * @addr: filled in; the GID is the port's RoCE v2 GID, IPv4-mapped if any
+ *
  * Context: Process context; takes a mutex.
- * Return: 0, -ENODEV (removal started), -EADDRNOTAVAIL (no RoCE v2 GID: no
- * IP address on the netdev), -EINVAL (the netdev is going away).
+ * Return: 0, -ENODEV, -EADDRNOTAVAIL (no IP on the netdev) or -EINVAL.
  */
 int ecdma_rdma_qp_addr(struct ecdma_rdma_qp *qp,
 		       struct ecdma_rdma_qp_addr *addr)
@@ -385,8 +385,7 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_addr);
  * @qp: a new QP
  * @peer: the peer's ecdma_rdma_qp_addr() (it connects to @qp's in turn)
  *
- * Path MTU: the port's active MTU at device add; the MAC is @peer->mac.
- * Post the receives the peer sends to, on both sides, before any send.
+ * Both sides post the receives the peer sends to before any send.
  * Context: Process context; sleeps.
  * Return: 0; -ENODEV (removal started); -EINVAL if connected before (make a
  * new QP); -EADDRNOTAVAIL (no RoCE v2 GID); the driver's (@qp unusable).
@@ -462,8 +461,8 @@ EXPORT_SYMBOL_GPL(ecdma_rdma_qp_connect);
  * ecdma_rdma_qp_disconnect() - take a QP to the error state
  * @qp: the QP
  *
- * Later posts get -ENOTCONN; earlier WRs complete (-ECANCELED) first.  The
- * peer is not told: its receives stay until it disconnects or times out.
+ * Later posts get -ENOTCONN, earlier WRs -ECANCELED.  The peer is not told:
+ * its receives stay until it disconnects or times out.
  * Context: Process context; sleeps.
  */
 void ecdma_rdma_qp_disconnect(struct ecdma_rdma_qp *qp)

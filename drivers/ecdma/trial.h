@@ -1,42 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The "auto" policy's trials as pure code: policy.c feeds in what each
- * slot moved and switches async_tx's channel table as told; unit tests
- * drive it with simulated loads.  A trial costs md what its slots in the
- * table lose, so each slot of a kind of load earns it the budget (percent
- * of a slot) as credit, and a trial starts only when that covers the
- * kind's last loss; a kind never judged is taken to lose a whole slot.
+ * The "auto" policy's trials (pure code): each slot of a kind of load earns
+ * budget as credit; a trial starts only when that covers the kind's last loss.
  */
 #ifndef _ECDMA_TRIAL_H
 #define _ECDMA_TRIAL_H
 
 #include "ecdma_compat.h"
 
-/* One slot of a trial, and of the wait between trials (ms) */
-#define ECDMA_TRIAL_SLOT_MS	250
-/* Slots of a trial: out, in, in, out (ecdma_trial_slot_out()) */
-#define ECDMA_TRIAL_SLOTS	4
-/* Percent more I/O the table must move to keep the device in it */
-#define ECDMA_TRIAL_MARGIN	3
-/* Percent less in the first slot in than in the one out: end there */
-#define ECDMA_TRIAL_ABORT	10
-/*
- * Slots between trials of one kind: ECDMA_TRIAL_EVERY after a new verdict,
- * doubling while it repeats, up to _IN while the device stays in and the
- * larger _OUT while out (asking costs md, not asking only forgoes a gain).
- */
+#define ECDMA_TRIAL_SLOT_MS	250	/* a slot, and the wait unit (ms) */
+#define ECDMA_TRIAL_SLOTS	4	/* out, in, in, out */
+#define ECDMA_TRIAL_MARGIN	3	/* % more I/O in the table to stay in */
+#define ECDMA_TRIAL_ABORT	10	/* % less in first slot in: end there */
+/* slots between trials, doubling on repeats; _OUT larger: asking costs md */
 #define ECDMA_TRIAL_EVERY	16
 #define ECDMA_TRIAL_EVERY_IN	64
 #define ECDMA_TRIAL_EVERY_OUT	256
-/*
- * Sectors per slot below which there is nothing to judge (md's superblock
- * writes); low, so that slow machines' md loads are still judged.
- */
+/* sectors per slot to judge: above superblock writes, low for slow md */
 #define ECDMA_TRIAL_MIN_IO	128
-/* Default budget: percent of a kind's load time trials may cost md */
-#define ECDMA_TRIAL_BUDGET	2
-/* Most credit a kind saves (percent-slots): one slot lost whole */
-#define ECDMA_TRIAL_CREDIT_MAX	100
+#define ECDMA_TRIAL_BUDGET	2	/* default % of time trials may cost */
+#define ECDMA_TRIAL_CREDIT_MAX	100	/* percent-slots: one slot lost whole */
 
 /**
  * enum ecdma_trial_kind - kinds of load, each with its own verdict
@@ -138,7 +121,6 @@ static inline bool ecdma_trial_resting(const struct ecdma_trial *t)
 	return t->cur == ECDMA_TRIAL_KINDS && !t->slot;
 }
 
-/* Slots from a trial of the load now to its next one; 0: no load */
 static inline unsigned int ecdma_trial_every(const struct ecdma_trial *t)
 {
 	unsigned int cur = READ_ONCE(t->cur);

@@ -1,19 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma: translate dmaengine prep calls into EC verbs work requests.
- *
- *   memcpy     dst = src                              COPY
- *   xor        dst = src[0] ^ ... ^ src[n-1]          ENCODE, 1 row of ones
- *   xor_val    src[0] == src[1] ^ ... ^ src[n-1]      VALIDATE, code = src[0]
- *   pq(_val)   P = sum src[i], Q = sum scf[i] src[i]  ENCODE (VALIDATE)
- *   interrupt  nothing                                NOP
- *
- * DISABLE_P/Q drop that row (its address may be garbage); CONTINUE
- * accumulates into P/Q (native continuation: async_tx adds no implied
- * sources).  A zero length is a NOP.  A single-row ENCODE whose code block
- * is also a source with coefficient 1 (async_xor's dest == src[0]) becomes
- * an accumulate over the other sources, so it reads and writes disjoint
- * blocks; other aliases rely on ECDMA_EC_CAP_INPLACE.
+ * ecdma: translate dmaengine prep calls into EC verbs WRs: memcpy -> COPY,
+ * xor and pq -> ENCODE, xor_val and pq_val -> VALIDATE, interrupt and zero
+ * lengths -> NOP.  DISABLE_P/Q drop that row; CONTINUE accumulates into P/Q
+ * (async_tx adds no implied sources).
  */
 #include "xlate.h"
 
@@ -73,9 +63,8 @@ static void xlate_add_code(struct ecdma_xlate_wr *x, u64 addr, u8 result_bit)
 }
 
 /*
- * Single-row ENCODE: X' = [X ^] sum(c_i * s_i).  If source k is X itself
- * with c_k == 1 it contributes X: drop it and toggle ACCUMULATE.  With no
- * other source left, "X' = X" is a NOP and "X' = X ^ X" stays as it is.
+ * Single-row ENCODE whose code block is also a c == 1 source (async_xor): drop
+ * it, toggle ACCUMULATE, so reads and writes are disjoint (else CAP_INPLACE).
  */
 static void xlate_fold_code_source(struct ecdma_xlate_wr *x)
 {
@@ -195,9 +184,7 @@ int ecdma_xlate_xor(struct ecdma_xlate_wr *x, u64 dst, const u64 *src,
  * @src_cnt: 1..ECDMA_XLATE_MAX_SRC, and at most @x->cap
  * @len: bytes per block
  *
- * Reports SUM_CHECK_P_RESULT when the XOR of all blocks is not zero (a
- * single block: when it is not all zero).
- *
+ * Reports SUM_CHECK_P_RESULT if the XOR of all blocks (or one block) is not 0.
  * Return: 0, or -EINVAL for a bad source count or length.
  */
 int ecdma_xlate_xor_val(struct ecdma_xlate_wr *x, const u64 *src,
@@ -269,7 +256,6 @@ int ecdma_xlate_pq(struct ecdma_xlate_wr *x, const u64 *dst, const u64 *src,
  * @flags: dmaengine flags (DISABLE_P, DISABLE_Q matter)
  *
  * Reports SUM_CHECK_P/Q_RESULT for an enabled row that does not match.
- *
  * Return: 0, or -EINVAL for a bad source count or length.
  */
 int ecdma_xlate_pq_val(struct ecdma_xlate_wr *x, const u64 *pq,

@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdma: translation of dmaengine prep calls into EC verbs work requests.
- *
- * Pure code, built in the kernel and in userspace (selftests/unit) via
- * ecdma_compat.h; it does not know dmaengine.  The flag and result values
- * below mirror enum dma_ctrl_flags and enum sum_check_flags (prep.c checks
- * them at build time).  Everything is copied into the WR, so the caller's
- * arrays may change once a translate function returns; the address of a
- * disabled P or Q is never read.
+ * ecdma: dmaengine prep -> EC verbs WR translation, pure (also in unit tests).
+ * Flags/results mirror dma_ctrl_flags and sum_check_flags (prep.c checks); all
+ * is copied into the WR, so caller arrays may change; a disabled P/Q is unread.
  */
 #ifndef _ECDMA_XLATE_H
 #define _ECDMA_XLATE_H
@@ -61,14 +56,10 @@ enum ecdma_op_type {
  * @cap: sources @data and @mat have room for; more fail with -EINVAL
  * @result_bit: VALIDATE: the ECDMA_XLATE_SUM_* bit code block j maps to
  * @len: bytes per block; every used sge has this length
- * @matrix: @nr_data x @nr_code coefficients, row-major (data i, code j at
- *	i * nr_code + j), in @mat or a shared table; NULL for NOP and COPY
+ * @matrix: @nr_data x @nr_code row-major, in @mat or shared; NULL: NOP, COPY
  * @code: code blocks, laid out as struct ecdma_ec_mem expects
  * @data: data blocks, likewise: @cap entries, the caller's storage
  * @mat: per-operation coefficients: 2 * @cap, the caller's storage
- *
- * The caller sizes @data and @mat (ecdma_xlate_bind()) so that a small
- * operation does not carry room for ECDMA_XLATE_MAX_SRC sources.
  */
 struct ecdma_xlate_wr {
 	enum ecdma_ec_opcode opcode;
@@ -85,7 +76,7 @@ struct ecdma_xlate_wr {
 	u8 *mat;
 };
 
-/* Give @x room for @cap sources (@mat: 2 * @cap) until bound again */
+/* Room for @cap sources (@mat: 2 * @cap): small ops need not hold MAX_SRC */
 static inline void ecdma_xlate_bind(struct ecdma_xlate_wr *x,
 				    struct ecdma_ec_sge *data, u8 *mat,
 				    unsigned int cap)
