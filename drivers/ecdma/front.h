@@ -8,6 +8,7 @@
 
 #include <linux/dmaengine.h>
 #include <linux/interrupt.h>
+#include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -379,5 +380,24 @@ int ecdma_selftest(struct ecdma_front *front);
 /* sysfs.c */
 int ecdma_sysfs_init(struct ecdma_front *front);
 void ecdma_sysfs_exit(struct ecdma_front *front);
+
+/* sysfs_chan.c */
+/**
+ * struct ecdma_stats_kobj - a stats directory
+ * @kobj: its kobject
+ * @front: the front whose channels it reports
+ * @chan: channel index, or -1 for the totals
+ */
+struct ecdma_stats_kobj {
+	struct kobject kobj;
+	struct ecdma_front *front;
+	int chan;
+};
+
+extern const struct kobj_type ecdma_stats_ktype;
+extern const struct kobj_type ecdma_cfg_ktype;
+struct ecdma_stats_kobj *ecdma_stats_add(struct ecdma_front *front, int chan,
+					 struct kobject *parent,
+					 const struct kobj_type *ktype);
 
 #endif /* _ECDMA_FRONT_H */
