@@ -285,8 +285,10 @@ static inline void ecdma_ec_stat_add(struct ecdma_ec_calc *calc,
 	WRITE_ONCE(calc->stats[idx], calc->stats[idx] + val);
 }
 
-/* ec_core.c */
+/* ec_post.c */
 int ecdma_ec_admit(struct ecdma_ec_calc *calc, int ret);
+
+/* ec_core.c */
 int ecdma_ec_core_init(void);
 void ecdma_ec_core_exit(void);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ecdma EC verbs: encode_send (ibv_exp_ec_encode_send), the one verb that
- * posts to RDMA QPs, kept apart so that ec_core.c has no RDMA includes.
+ * posts to RDMA QPs, kept apart so that ec_post.c has no RDMA includes.
  * ib_post_send() is inline: ecdma.ko needs no ib_core.
  */
 #include <linux/export.h>
