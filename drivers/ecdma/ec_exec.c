@@ -4,206 +4,25 @@
  * with the unit tests.  A context (struct ecdma_ec_xctx), one allocation
  * made with the calc, serves one executor at a time and never allocates.
  *
- * Each WR becomes a plan, a nin x nout coefficient matrix, run in byte
- * ranges against a budget so big WRs spread over short non-preemptible
- * sections; output bytes depend only on input bytes at the same offset, so
- * splitting is exact.  Fast paths (hooks) take the FPU themselves, so an
- * open SIMD section is closed before them.
+ * Each WR becomes a plan (ec_plan.c), a nin x nout coefficient matrix, run
+ * in byte ranges against a budget so big WRs spread over short
+ * non-preemptible sections; output bytes depend only on input bytes at the
+ * same offset, so splitting is exact.  Fast paths (hooks) take the FPU
+ * themselves, so an open SIMD section is closed before them.
  */
 #include "ecdma_compat.h"
 #include "ec_priv.h"
+#include "ec_exec_priv.h"
 #include "gf.h"
 #include "gf_algo.h"
 
 #define XC_ALIGN(x)	(((x) + 63) & ~(size_t)63)
-
-enum xc_kind {
-	XC_NOP,
-	XC_GEMM,
-	XC_VALIDATE,
-	XC_COPY,
-};
-
-/* xor_alias values other than an input index */
-#define XC_ALIAS_NONE	-1
-#define XC_ALIAS_MANY	-2
-
-/**
- * struct xc_dec - one cached decode matrix of the calc matrix
- * @key: erasure bitmap over the k + m blocks
- * @nerr: number of erasures (columns of @coef); -1 when unused
- * @pq: @coef has the RAID-6 P/Q shape
- * @ones: @coef is one all-ones column
- * @coef: k x @nerr decode matrix
- * @tbls: tables of @coef for the context's algo
- */
-struct xc_dec {
-	u64 key[ECDMA_EC_DEC_KEY_WORDS];
-	int nerr;
-	bool pq;
-	bool ones;
-	u8 *coef;
-	u8 *tbls;
-};
-
-/**
- * struct xc_plan - the work request being executed
- * @wr: it, or NULL when idle
- * @kind: enum xc_kind
- * @nin: inputs
- * @nout: outputs (or compared blocks)
- * @len: bytes per block
- * @off: bytes done
- * @accumulate: outputs ^= product
- * @coef: nin x nout coefficients
- * @tbls: tables of @coef by @tbls_algo's prep, or NULL (made in wr_tbls)
- * @tbls_algo: see @tbls
- * @pq: RAID-6 P/Q coefficients
- * @q: one output with the RAID-6 Q coefficients
- * @ones: one all-ones output
- * @out_alias: some output is the same block as some input
- * @xor_alias: with @ones: the input that is the output, or XC_ALIAS_*
- * @cached: outputs taken as cached: cached-output policy, no NT stores
- * @result: VALIDATE mismatch bits so far
- */
-struct xc_plan {
-	struct ecdma_ec_wr *wr;
-	enum xc_kind kind;
-	int nin;
-	int nout;
-	u32 len;
-	u32 off;
-	bool accumulate;
-	const u8 *coef;
-	const u8 *tbls;
-	const struct ecdma_gf_algo *tbls_algo;
-	bool pq;
-	bool q;
-	bool ones;
-	bool out_alias;
-	int xor_alias;
-	bool cached;
-	u32 result;
-};
-
-/**
- * struct ecdma_ec_xctx - execution context of one calc
- * @k: data blocks
- * @m: code blocks
- * @max_in: most plan inputs (UPDATE: m + 2k)
- * @max_out: most plan outputs (m)
- * @matrix: calc matrix, k x m
- * @algo: preferred algo
- * @nofpu: fallback without SIMD
- * @hooks: environment, or NULL
- * @simd: the executor allows SIMD and fast paths now
- * @pol: ecdma_ec_exec_set_policy()
- * @fpu_on: inside hooks->fpu_begin()
- * @calc_pq: calc matrix has the RAID-6 shape
- * @calc_ones: calc matrix is one all-ones column
- * @enc_tbls: tables of @matrix for @algo
- * @wr_coef: max_in x max_out built coefficients (UPDATE)
- * @wr_tbls: tables made on demand for the current plan
- * @wr_tbls_algo: whose format @wr_tbls holds for the current plan, or NULL
- * @in: plan input blocks
- * @out: plan output blocks
- * @pin: @in at the current offset
- * @pout: outputs at the current offset
- * @ptrs: fast path pointer list, max_in + 2
- * @vout: VALIDATE scratch blocks, max_out x ECDMA_EC_VAL_CHUNK
- * @pscr: P scratch of the Q-only fast path, ECDMA_EC_Q_CHUNK bytes
- * @gf_scratch: for ecdma_gf_decode_matrix()
- * @ndec: decode cache entries
- * @dec_next: next victim
- * @dec: the decode cache
- * @reuse: where the context wrote lately, for the store choice
- * @p: current plan
- * @st: counters
- */
-struct ecdma_ec_xctx {
-	int k;
-	int m;
-	int max_in;
-	int max_out;
-	const u8 *matrix;
-	const struct ecdma_gf_algo *algo;
-	const struct ecdma_gf_algo *nofpu;
-	const struct ecdma_ec_exec_hooks *hooks;
-	bool simd;
-	struct ecdma_ec_exec_policy pol;
-	bool fpu_on;
-	bool calc_pq;
-	bool calc_ones;
-	u8 *enc_tbls;
-	u8 *wr_coef;
-	u8 *wr_tbls;
-	const struct ecdma_gf_algo *wr_tbls_algo;
-	const u8 **in;
-	u8 **out;
-	const u8 **pin;
-	u8 **pout;
-	void **ptrs;
-	u8 **vout;
-	u8 *pscr;
-	u8 *gf_scratch;
-	int ndec;
-	int dec_next;
-	struct xc_dec dec[ECDMA_EC_DEC_CACHE];
-	struct ecdma_gf_reuse reuse;
-	struct xc_plan p;
-	struct ecdma_ec_exec_stats st;
-};
-
-static inline u8 *xc_ptr(u64 addr)
-{
-	return (u8 *)(unsigned long)addr;
-}
 
 /* Two algos can share tables when they prepare them the same way. */
 static bool xc_same_fmt(const struct ecdma_gf_algo *a,
 			const struct ecdma_gf_algo *b)
 {
 	return a == b || (a->prep == b->prep && a->tbl_bytes == b->tbl_bytes);
-}
-
-/* RAID-6 shape, nin >= 2: column @q is {02}^i, column @p (unless -1) 1 */
-static bool xc_is_raid6(const u8 *coef, int nin, int nout, int p, int q)
-{
-	u8 g = 1;
-	int i;
-
-	if (nin < 2)
-		return false;
-	for (i = 0; i < nin; i++) {
-		if ((p >= 0 && coef[i * nout + p] != 1) ||
-		    coef[i * nout + q] != g)
-			return false;
-		g = ecdma_gf_mul(g, 2);
-	}
-	return true;
-}
-
-static bool xc_is_pq(const u8 *coef, int nin, int nout)
-{
-	return nout == 2 && xc_is_raid6(coef, nin, 2, 0, 1);
-}
-
-/* One output, Q alone */
-static bool xc_is_q(const u8 *coef, int nin, int nout)
-{
-	return nout == 1 && xc_is_raid6(coef, nin, 1, -1, 0);
-}
-
-static bool xc_is_ones(const u8 *coef, int nin, int nout)
-{
-	int i;
-
-	if (nout != 1)
-		return false;
-	for (i = 0; i < nin; i++)
-		if (coef[i] != 1)
-			return false;
-	return true;
 }
 
 /* Construction */
@@ -333,8 +152,8 @@ struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 	for (i = 0; i < x->ndec; i++)
 		x->dec[i].nerr = -1;
 	algo->prep(x->matrix, x->k, x->m, x->enc_tbls);
-	x->calc_pq = xc_is_pq(x->matrix, x->k, x->m);
-	x->calc_ones = xc_is_ones(x->matrix, x->k, x->m);
+	x->calc_pq = ecdma_ec_is_pq(x->matrix, x->k, x->m);
+	x->calc_ones = ecdma_ec_is_ones(x->matrix, x->k, x->m);
 	return x;
 }
 
@@ -392,242 +211,6 @@ void ecdma_ec_exec_set_policy(struct ecdma_ec_xctx *x,
 	x->pol = *pol;
 }
 
-/* Plans */
-
-static void xc_key(const u8 *erasures, int n, u64 *key)
-{
-	int i;
-
-	memset(key, 0, ECDMA_EC_DEC_KEY_WORDS * sizeof(*key));
-	for (i = 0; i < n; i++)
-		if (erasures[i])
-			key[i / 64] |= 1ULL << (i % 64);
-}
-
-/* Decode matrix of the calc matrix for @erasures, from the cache. */
-static const struct xc_dec *xc_dec_get(struct ecdma_ec_xctx *x,
-				       const u8 *erasures, int *err)
-{
-	u64 key[ECDMA_EC_DEC_KEY_WORDS];
-	struct xc_dec *d;
-	int i, e;
-
-	xc_key(erasures, x->k + x->m, key);
-	for (i = 0; i < x->ndec; i++) {
-		d = &x->dec[i];
-		if (d->nerr >= 0 && !memcmp(d->key, key, sizeof(key))) {
-			x->st.dec_hits++;
-			return d;
-		}
-	}
-
-	x->st.dec_misses++;
-	d = &x->dec[x->dec_next];
-	x->dec_next = (x->dec_next + 1) % x->ndec;
-	d->nerr = -1;
-	e = ecdma_gf_decode_matrix(x->matrix, x->k, x->m, erasures, d->coef,
-				   x->gf_scratch);
-	if (e <= 0) {
-		*err = e ? e : -EINVAL;
-		return NULL;
-	}
-	x->algo->prep(d->coef, x->k, e, d->tbls);
-	memcpy(d->key, key, sizeof(key));
-	d->pq = xc_is_pq(d->coef, x->k, e);
-	d->ones = xc_is_ones(d->coef, x->k, e);
-	d->nerr = e;
-	return d;
-}
-
-static int xc_plan_decode(struct ecdma_ec_xctx *x, struct xc_plan *p,
-			  const struct ecdma_ec_wr *wr)
-{
-	const struct ecdma_ec_mem *mem = wr->mem;
-	const struct xc_dec *d;
-	int i, nerr, k = x->k, err = 0;
-
-	nerr = ecdma_ec_count_set(wr->erasures, k + x->m);
-	if (nerr > x->m)
-		return -EINVAL;
-	if (!nerr) {
-		p->kind = XC_NOP;
-		return 0;
-	}
-	for (i = 0; i < k + x->m; i++) {
-		u64 addr = i < k ? mem->data_blocks[i].addr :
-				   mem->code_blocks[i - k].addr;
-
-		if (wr->erasures[i])
-			x->out[p->nout++] = xc_ptr(addr);
-		else if (p->nin < k)
-			x->in[p->nin++] = xc_ptr(addr);
-	}
-
-	if (wr->matrix) {
-		p->coef = wr->matrix;
-		p->pq = xc_is_pq(p->coef, k, nerr);
-		p->ones = xc_is_ones(p->coef, k, nerr);
-		return 0;
-	}
-	d = xc_dec_get(x, wr->erasures, &err);
-	if (!d)
-		return err;
-	p->coef = d->coef;
-	p->tbls = d->tbls;
-	p->tbls_algo = x->algo;
-	p->pq = d->pq;
-	p->ones = d->ones;
-	return 0;
-}
-
-/*
- * c'_j = c_j ^ sum_i E(i, j) (d_i ^ d'_i) as one product over [c_j...] ++
- * [d_i, d'_i...]: identity rows for the c_j, E(i, .) for d_i and d'_i.
- */
-static int xc_plan_update(struct ecdma_ec_xctx *x, struct xc_plan *p,
-			  const struct ecdma_ec_wr *wr)
-{
-	const struct ecdma_ec_mem *mem = wr->mem;
-	const u8 *e = wr->matrix ? wr->matrix : x->matrix;
-	int i, j, r, c, uc = mem->num_code_sge;
-	u8 *coef = x->wr_coef;
-
-	p->nin = mem->num_data_sge;
-	p->nout = uc;
-	if (p->nin > x->max_in || uc > x->max_out)
-		return -EINVAL;
-	for (i = 0; i < p->nin; i++)
-		x->in[i] = xc_ptr(mem->data_blocks[i].addr);
-	for (j = 0; j < uc; j++)
-		x->out[j] = xc_ptr(mem->code_blocks[j].addr);
-
-	memset(coef, 0, (size_t)p->nin * uc);
-	for (r = 0; r < uc; r++)
-		coef[r * uc + r] = 1;
-	for (i = 0, r = uc; i < x->k; i++) {
-		if (!wr->data_updates[i])
-			continue;
-		if (r + 1 >= p->nin)
-			return -EINVAL;
-		for (j = 0, c = 0; j < x->m; j++) {
-			if (!wr->code_updates[j])
-				continue;
-			if (c >= uc)
-				return -EINVAL;
-			coef[r * uc + c] = e[i * x->m + j];
-			coef[(r + 1) * uc + c] = e[i * x->m + j];
-			c++;
-		}
-		r += 2;
-	}
-	if (r != p->nin)
-		return -EINVAL;
-	p->coef = coef;
-	return 0;
-}
-
-static int xc_plan_linear(struct ecdma_ec_xctx *x, struct xc_plan *p,
-			  const struct ecdma_ec_wr *wr)
-{
-	const struct ecdma_ec_mem *mem = wr->mem;
-	int i;
-
-	p->nin = mem->num_data_sge;
-	p->nout = mem->num_code_sge;
-	if (p->nin < 1 || p->nin > x->k || p->nout < 1 || p->nout > x->m)
-		return -EINVAL;
-	for (i = 0; i < p->nin; i++)
-		x->in[i] = xc_ptr(mem->data_blocks[i].addr);
-	for (i = 0; i < p->nout; i++)
-		x->out[i] = xc_ptr(mem->code_blocks[i].addr);
-	if (wr->matrix) {
-		p->coef = wr->matrix;
-		p->pq = xc_is_pq(p->coef, p->nin, p->nout);
-		p->q = xc_is_q(p->coef, p->nin, p->nout);
-		p->ones = xc_is_ones(p->coef, p->nin, p->nout);
-	} else {
-		if (p->nin != x->k || p->nout != x->m)
-			return -EINVAL;
-		p->coef = x->matrix;
-		p->tbls = x->enc_tbls;
-		p->tbls_algo = x->algo;
-		p->pq = x->calc_pq;
-		p->q = xc_is_q(x->matrix, x->k, x->m);
-		p->ones = x->calc_ones;
-	}
-	return 0;
-}
-
-static void xc_plan_alias(struct ecdma_ec_xctx *x, struct xc_plan *p)
-{
-	int i, j;
-
-	p->xor_alias = XC_ALIAS_NONE;
-	for (j = 0; j < p->nout; j++) {
-		for (i = 0; i < p->nin; i++) {
-			if (x->out[j] != x->in[i])
-				continue;
-			p->out_alias = true;
-			if (p->nout == 1)
-				p->xor_alias = p->xor_alias == XC_ALIAS_NONE ?
-					       i : XC_ALIAS_MANY;
-		}
-	}
-}
-
-static int xc_plan(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
-{
-	struct xc_plan *p = &x->p;
-	const struct ecdma_ec_mem *mem = wr->mem;
-	int ret;
-
-	if (wr->opcode == ECDMA_EC_OP_NOP) {
-		p->kind = XC_NOP;
-		return 0;
-	}
-	if (!mem || mem->block_size < 1)
-		return -EINVAL;
-	p->len = mem->block_size;
-
-	switch (wr->opcode) {
-	case ECDMA_EC_OP_COPY:
-		if (mem->num_data_sge != 1 || mem->num_code_sge != 1)
-			return -EINVAL;
-		p->kind = XC_COPY;
-		p->nin = 1;
-		p->nout = 1;
-		x->in[0] = xc_ptr(mem->data_blocks[0].addr);
-		x->out[0] = xc_ptr(mem->code_blocks[0].addr);
-		return 0;
-	case ECDMA_EC_OP_ENCODE:
-		p->kind = XC_GEMM;
-		p->accumulate = wr->flags & ECDMA_EC_WR_ACCUMULATE;
-		ret = xc_plan_linear(x, p, wr);
-		break;
-	case ECDMA_EC_OP_VALIDATE:
-		p->kind = XC_VALIDATE;
-		return xc_plan_linear(x, p, wr);
-	case ECDMA_EC_OP_DECODE:
-		if (!wr->erasures || mem->num_data_sge != x->k ||
-		    mem->num_code_sge != x->m)
-			return -EINVAL;
-		p->kind = XC_GEMM;
-		ret = xc_plan_decode(x, p, wr);
-		break;
-	case ECDMA_EC_OP_UPDATE:
-		if (!wr->data_updates || !wr->code_updates)
-			return -EINVAL;
-		p->kind = XC_GEMM;
-		ret = xc_plan_update(x, p, wr);
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (!ret && p->kind == XC_GEMM)
-		xc_plan_alias(x, p);
-	return ret;
-}
-
 static void xc_finish(struct ecdma_ec_xctx *x, int status)
 {
 	struct ecdma_ec_wr *wr = x->p.wr;
@@ -654,7 +237,7 @@ int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 	memset(&x->p, 0, sizeof(x->p));
 	x->p.wr = wr;
 	x->wr_tbls_algo = NULL;
-	ret = xc_plan(x, wr);
+	ret = ecdma_ec_plan(x, wr);
 	if (ret) {
 		xc_finish(x, ret);
 		return ret;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for the EC verbs validation (drivers/ecdma/ec_validate.c) and
- * execution (drivers/ecdma/ec_exec.c) code: every opcode against a
+ * execution (drivers/ecdma/ec_exec.c, ec_plan.c) code: every opcode against a
  * byte-at-a-time reference with its own shift-and-add multiply and against
  * ISA-L, random k, m, block sizes and alignments, both generated matrix
  * types, per-WR matrices, in-place outputs, chunked execution with small
