@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ecdma EC verbs core (include/ecdma/ec.h): provider registry, calcs, their
- * accessors and counters, dealloc.  Posting and completion: ec_post.c.
- */
+/* ecdma EC verbs core: providers, calcs, dealloc; posting is in ec_post.c */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
@@ -198,10 +195,7 @@ static int ecdma_ec_make_matrix(struct ecdma_ec_calc *calc,
 					   calc->matrix) ? -EINVAL : 0;
 
 	memcpy(calc->matrix, attr->encode_matrix, (size_t)k * m);
-	/*
-	 * A user code must be MDS; past ECDMA_GF_MDS_MAX_MINORS the check costs
-	 * too much, so it is trusted and a DECODE it cannot serve gets -EINVAL.
-	 */
+	/* MDS checked up to the cap (cost); past it, bad DECODEs get -EINVAL */
 	if (ecdma_gf_mds_minors(k, m) <= ECDMA_GF_MDS_MAX_MINORS &&
 	    !ecdma_gf_matrix_is_mds(calc->matrix, k, m, scratch))
 		return -EINVAL;
@@ -320,10 +314,7 @@ void ecdma_ec_dealloc_calc(struct ecdma_ec_calc *calc)
 	spin_lock_irqsave(&calc->lock, flags);
 	calc->dead = true;
 	spin_unlock_irqrestore(&calc->lock, flags);
-	/*
-	 * Posts and executors decide to kick under calc->lock and kick before
-	 * re-enabling preemption: now every kick decided before "dead" is out.
-	 */
+	/* kicks decided before "dead" run with preemption off: wait them out */
 	synchronize_rcu();
 
 	/* an owner finishes a bounded section and cannot come back */

@@ -1,14 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma EC verbs: synchronous execution of work requests; pure code, shared
- * with the unit tests.  A context (struct ecdma_ec_xctx), one allocation
- * made with the calc, serves one executor at a time and never allocates.
- *
- * Each WR becomes a plan (ec_plan.c), a nin x nout coefficient matrix, run
- * in byte ranges against a budget so big WRs spread over short
- * non-preemptible sections; output bytes depend only on input bytes at the
- * same offset, so splitting is exact.  Fast paths (hooks) take the FPU
- * themselves, so an open SIMD section is closed before them.
+ * ecdma EC verbs: synchronous WR execution (pure code, in unit tests too).  A
+ * context, allocated with the calc, serves one executor at a time, never
+ * allocates, and runs WRs in byte ranges: outputs depend on same-offset inputs.
  */
 #include "ecdma_compat.h"
 #include "ec_priv.h"
@@ -18,14 +12,11 @@
 
 #define XC_ALIGN(x)	(((x) + 63) & ~(size_t)63)
 
-/* Two algos can share tables when they prepare them the same way. */
 static bool xc_same_fmt(const struct ecdma_gf_algo *a,
 			const struct ecdma_gf_algo *b)
 {
 	return a == b || (a->prep == b->prep && a->tbl_bytes == b->tbl_bytes);
 }
-
-/* Construction */
 
 static int xc_ndec(int k, int m, unsigned int tbl_bytes)
 {
@@ -99,8 +90,7 @@ static bool xc_cfg_ok(const struct ecdma_ec_exec_cfg *cfg)
  * ecdma_ec_exec_size() - bytes needed for an execution context
  * @cfg: what it is for
  *
- * Return: the size to allocate and pass to ecdma_ec_exec_init() (any
- * alignment), or 0 for an invalid @cfg.
+ * Return: bytes to allocate (any alignment), or 0 for an invalid @cfg.
  */
 size_t ecdma_ec_exec_size(const struct ecdma_ec_exec_cfg *cfg)
 {
@@ -120,8 +110,7 @@ size_t ecdma_ec_exec_size(const struct ecdma_ec_exec_cfg *cfg)
  * @mem: ecdma_ec_exec_size() bytes
  * @cfg: what it is for
  *
- * Return: the context (inside @mem, SIMD off until set_simd()), or NULL
- * for an invalid @cfg.
+ * Return: the context (inside @mem, SIMD off), or NULL for an invalid @cfg.
  */
 struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 					 const struct ecdma_ec_exec_cfg *cfg)
@@ -188,8 +177,6 @@ void ecdma_ec_exec_fpu_put(struct ecdma_ec_xctx *x)
  * @x: the context
  * @allowed: the executing context may use the FPU (kernel: task context,
  *	or irq_fpu_usable() with interrupts enabled)
- *
- * Without SIMD: the generic algo and no fast path, with the same results.
  */
 void ecdma_ec_exec_set_simd(struct ecdma_ec_xctx *x, bool allowed)
 {
@@ -202,8 +189,6 @@ void ecdma_ec_exec_set_simd(struct ecdma_ec_xctx *x, bool allowed)
  * ecdma_ec_exec_set_policy() - choose fast paths and store kind
  * @x: the context
  * @pol: the policy for the next ranges (copied)
- *
- * Only speed changes: every path computes the same bytes.
  */
 void ecdma_ec_exec_set_policy(struct ecdma_ec_xctx *x,
 			      const struct ecdma_ec_exec_policy *pol)
@@ -225,10 +210,8 @@ static void xc_finish(struct ecdma_ec_xctx *x, int status)
  * @x: the context, idle
  * @wr: a work request that passed ecdma_ec_validate_wr() for this calc
  *
- * Writes nothing but the context; on failure @wr is finished.
- *
- * Return: 0 (then ecdma_ec_exec_run() until true), or -EINVAL for a layout
- * or erasure pattern this calc cannot execute.
+ * Return: 0 (then ecdma_ec_exec_run() until true), or -EINVAL, @wr finished,
+ * for a layout or erasure pattern this calc cannot execute.
  */
 int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 {
@@ -242,10 +225,7 @@ int ecdma_ec_exec_start(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 		xc_finish(x, ret);
 		return ret;
 	}
-	/*
-	 * Once per request (pieces may run elsewhere).  Aliased, accumulated
-	 * and 4 KiB outputs (md rereads its parity soon) count as cached.
-	 */
+	/* once per request: its pieces may run elsewhere */
 	x->p.cached = true;
 	if (x->p.kind == XC_GEMM && !x->p.accumulate && x->p.nout &&
 	    ecdma_gf_cls(x->p.len) != ECDMA_GF_CLS_4K)
@@ -271,8 +251,7 @@ bool ecdma_ec_exec_busy(const struct ecdma_ec_xctx *x)
  * ecdma_ec_exec_abort() - drop the current work request
  * @x: the context
  *
- * Return: the dropped request, outputs maybe partly written, for the
- * caller to complete; NULL when idle.
+ * Return: the request, outputs maybe partly written, to complete; or NULL.
  */
 struct ecdma_ec_wr *ecdma_ec_exec_abort(struct ecdma_ec_xctx *x)
 {
@@ -282,8 +261,6 @@ struct ecdma_ec_wr *ecdma_ec_exec_abort(struct ecdma_ec_xctx *x)
 	ecdma_ec_exec_fpu_put(x);
 	return wr;
 }
-
-/* Execution */
 
 static bool xc_aligned(void *const *ptrs, int n)
 {
@@ -311,9 +288,8 @@ static const u8 *xc_tbls(struct ecdma_ec_xctx *x,
 }
 
 /*
- * Q alone (md's Q checks, rebuilds): lib/raid6 beats the GF kernels even
- * making P too, into ECDMA_EC_Q_CHUNK of scratch; never accumulating.
- * Return: bytes done, a multiple of ECDMA_EC_FAST_LEN_ALIGN.
+ * Q alone (md's Q checks, rebuilds): lib/raid6, making P into scratch, still
+ * beats the GF kernels.  Return: bytes done, in ECDMA_EC_FAST_LEN_ALIGN units.
  */
 static u32 xc_fast_q(struct ecdma_ec_xctx *x, u32 ioff, u8 *q, u32 n)
 {
@@ -340,8 +316,7 @@ static u32 xc_fast_q(struct ecdma_ec_xctx *x, u32 ioff, u8 *q, u32 n)
 
 /*
  * Fast paths for @n bytes at input offset @ioff into @outs at @ooff; @real:
- * @outs are the plan's outputs (not VALIDATE scratch), aliasing matters.
- * Return: bytes done, a multiple of ECDMA_EC_FAST_LEN_ALIGN, at most @n.
+ * plan outputs, aliasing matters.  Return: bytes done (aligned, <= @n).
  */
 static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		   u32 ooff, u32 n, bool acc, bool real)
@@ -499,8 +474,7 @@ static u32 xc_range(u32 left, int blocks, long budget)
  * @budget: bytes of all blocks this call may spend, less what it spent
  *	(may go negative: each call does at least 512 bytes per block)
  *
- * On completion wr->status is 0 and wr->result the VALIDATE bits.  A SIMD
- * section may stay open for the next call: ecdma_ec_exec_fpu_put().
+ * Done: wr->status 0, wr->result the VALIDATE bits.  SIMD may stay open.
  *
  * Return: true when the work request is finished (or none was started).
  */
@@ -517,10 +491,7 @@ bool ecdma_ec_exec_run(struct ecdma_ec_xctx *x, long *budget)
 		n = p->len - p->off;	/* DECODE without erasures */
 		break;
 	case XC_COPY:
-		/*
-		 * memcpy() unless the blocks overlap (then in one piece): x86's
-		 * memmove() is "rep movsb", slow under emulation (TCG)
-		 */
+		/* memmove() ("rep movsb", slow in TCG) only if they overlap */
 		if (xc_overlap(x->in[0], x->out[0], p->len)) {
 			n = p->len - p->off;
 			memmove(x->out[0] + p->off, x->in[0] + p->off, n);
@@ -555,9 +526,7 @@ bool ecdma_ec_exec_run(struct ecdma_ec_xctx *x, long *budget)
  * @x: the context, idle
  * @wr: a validated work request
  *
- * Start, run without a budget, close the SIMD section; no wr->done call.
- *
- * Return: wr->status.
+ * Return: wr->status; wr->done is not called.
  */
 int ecdma_ec_exec_wr(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 {

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ecdma EC verbs: posting, the executor protocol, completion and the verbs.
- * Only a calc's owner pops WRs and completes them in that order, so
- * completions follow submission order; ->done runs exactly once (dealloc, in
- * ec_core.c, cancels what has not run).
- */
+/* ecdma EC verbs: posting and completion; ->done runs once, in post order */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/export.h>
@@ -71,8 +66,7 @@ static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
  * @calc: the calc
  * @wr: the request; owned by the core until its ->done runs
  *
- * Queues a valid @wr (ecdma_ec_validate_wr()) behind earlier ones; ->done
- * sees status and result set.  Never sleeps or allocates; no change on error.
+ * Queues @wr behind earlier ones; never sleeps or allocates, no-op on error.
  * Context: Any context (hardirq, preemption or interrupts disabled).
  * Return: 0; -EINVAL malformed; -EOPNOTSUPP opcode unsupported; -EOVERFLOW at
  * max_inflight outstanding (polling: unreaped); -ESHUTDOWN during dealloc.
@@ -138,8 +132,7 @@ static void ecdma_ec_sync_done(struct ecdma_ec_wr *wr)
  * @calc: the calc
  * @wr: the request; its ->done and ->ctx are borrowed and restored
  *
- * Executes it (and what is queued before it) here when the calc is idle,
- * else waits for the provider.  Needs no ecdma_ec_poll() on a polling calc.
+ * Runs here when the calc is idle; needs no ecdma_ec_poll() on a polling calc.
  * Context: Process context; sleeps.
  * Return: ecdma_ec_post()'s errors, else wr->status (-ECANCELED by dealloc).
  */
@@ -175,8 +168,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_post_sync);
  * @calc: a calc allocated with attr->polling
  * @budget: most completions to reap
  *
- * Runs ->done of up to @budget completed requests, oldest first; executes
- * nothing (see ecdma_ec_progress()).  Callers serialize per calc.
+ * Runs ->done oldest first; executes nothing.  Callers serialize per calc.
  * Context: Any context but hardirq; ->done runs in it.
  * Return: the number reaped; -EINVAL if not polling or @budget < 0.
  */
@@ -230,8 +222,7 @@ EXPORT_SYMBOL_GPL(ecdma_ec_calc_set_cpu);
  * ecdma_ec_progress() - execute pending work in the caller's context
  * @calc: the calc
  *
- * Runs a bounded batch of pending work here (polling: to the poll list) unless
- * another, never preempted, executor has it; spin-waiters may loop on it.
+ * Runs a bounded batch here, or nothing while an owner runs; callers may spin.
  * Context: Any but hardirq/NMI (no-op there), preemption or IRQs may be off;
  * SIMD only where the FPU is usable.  False from a ->done of the same calc.
  * Return: true when this call completed at least one request.
@@ -329,8 +320,7 @@ bool ecdma_ec_exec_release(struct ecdma_ec_calc *calc, bool busy)
  * @calc: the calc, owned by the caller
  * @list: finished requests, oldest first; garbage after (->done may reuse)
  *
- * Counts them and runs each ->done here (polling calcs: queued for
- * ecdma_ec_poll(), except ecdma_ec_post_sync()'s).  No SIMD section open.
+ * Runs each ->done here (polling: ecdma_ec_poll() does); no SIMD section open.
  * Context: Any context but hardirq; the caller owns @calc.
  */
 void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,

@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * ecdma EC verbs internals shared by the calc core, the pure validation and
- * execution code (ec_validate.c, ec_exec.c) and the providers.  What precedes
- * __KERNEL__ is pure: via ecdma_compat.h it also builds in the unit tests.
- */
+/* ecdma EC verbs internals; what precedes __KERNEL__ is pure (unit tests) */
 #ifndef _ECDMA_EC_PRIV_H
 #define _ECDMA_EC_PRIV_H
 

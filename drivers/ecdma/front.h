@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * ecdma dmaengine front (async_tx / md-raid456): one EC calc per channel,
- * one WR per prep, posted in cookie order; ->done completes the descriptor.
- */
+/* ecdma dmaengine front: a calc per channel, a WR per prep, in cookie order */
 #ifndef _ECDMA_FRONT_H
 #define _ECDMA_FRONT_H
 

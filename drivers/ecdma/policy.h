@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The offload policy's state; only policy.c and the inline below touch it.
- */
+/* The offload policy's state; only policy.c and the inline below touch it. */
 #ifndef _ECDMA_POLICY_H
 #define _ECDMA_POLICY_H
 

@@ -1,11 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ecdma EC verbs, CPU provider settings: the tunables, and who computes
- * exact P+Q and XOR (lib/raid6 and xor_blocks(), or the GF algo) with
- * which stores per block-size class, as ecdma_gf_calibrate() (gf_cal.c)
- * chose at load and on algo changes, unless pq_path, xor_path or
- * nt_threshold (sysfs) override it.  Executors take it once per section.
- */
+/* CPU provider: tunables, P+Q/XOR paths and stores (calibrated or sysfs) */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
@@ -87,11 +81,7 @@ const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
 	[ECDMA_CPU_PATH_GF] = "gf",
 };
 
-/*
- * Guards ecdma_cpu_cal, ecdma_cpu_cal_algo, ecdma_cpu_path_set and writes
- * of ecdma_cpu_lib, ecdma_cpu_lib_cold, ecdma_cpu_nt_kmin, ecdma_cpu_nt_fixed
- * and ecdma_cpu_reuse_window; executors read them locklessly (READ_ONCE).
- */
+/* guards the variables below; executors read theirs locklessly */
 static DEFINE_MUTEX(ecdma_cpu_cal_lock);
 static struct ecdma_gf_cal ecdma_cpu_cal;
 static const char *ecdma_cpu_cal_algo;
@@ -274,8 +264,7 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
  * ecdma_cpu_calibrate() - measure the candidates with @algo; sets "auto"
  * @algo: the GF algo new calcs get
  *
- * Without the FPU or the memory nothing is measured and the kernel's own
- * code computes P+Q and XOR, with regular stores.
+ * Unmeasured (no FPU or memory): the kernel's code, regular stores.
  * Context: process context; sleeps, allocates ECDMA_GF_CAL_BUF_BYTES.
  */
 void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
@@ -385,8 +374,7 @@ enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls)
 /**
  * ecdma_cpu_path_str() - the classes' paths for humans and sysfs
  * @pq: P+Q (true) or XOR (false)
- * @buf: filled in: "lib" or "gf" if every class agrees, else per class
- *	("4k:gf 64k:gf big:lib"); "gf/lib": gf if cached, lib if not
+ * @buf: filled in, as ecdma_cpu_cls_str() ("gf/lib": gf if cached)
  * @size: of @buf
  * Return: the length written.
  */
@@ -435,8 +423,7 @@ long ecdma_cpu_nt(void)
 /**
  * ecdma_cpu_nt_str() - the calibrated store kinds for humans
  * @kind: which kind of operation
- * @buf: filled in: "regular", "nt" or "nt(k>=5)" (NT from 5 inputs on)
- *	if every class agrees, else per class ("4k:regular 64k:nt(k>=5) ...")
+ * @buf: filled in, as ecdma_cpu_nt_kmin_str()
  * @size: of @buf
  * Return: the length written.
  */

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The "auto" policy's trials (pure code): each slot of a kind of load earns
- * budget as credit; a trial starts only when that covers the kind's last loss.
- */
+/* "auto" trials (pure code): run when a load's credit covers its last loss */
 #ifndef _ECDMA_TRIAL_H
 #define _ECDMA_TRIAL_H
 

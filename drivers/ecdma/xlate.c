@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * ecdma: translate dmaengine prep calls into EC verbs WRs: memcpy -> COPY,
- * xor and pq -> ENCODE, xor_val and pq_val -> VALIDATE, interrupt and zero
- * lengths -> NOP.  DISABLE_P/Q drop that row; CONTINUE accumulates into P/Q
- * (async_tx adds no implied sources).
- */
+/* prep -> EC verbs WRs; CONTINUE accumulates into P/Q, no implied sources */
 #include "xlate.h"
 
 /* XOR and P rows: every source counts once. */
