@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ecdmactl against a fake sysfs tree: every subcommand, exit codes, and
-# --json output checked by python3's json module (and by json-validate).
-# The tool is built here with ASan/UBSan.  KTAP output.
+# --json output checked by python3's json module (and by json-validate);
+# md against fake hosts (--root: sys/ and the like), one per case.  The tool is built here with ASan/UBSan.  KTAP output.
 set -u
 unit=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$unit/../.." && pwd)
@@ -11,11 +11,11 @@ bin=$unit/bin
 tool=$bin/ecdmactl
 mkdir -p "$bin"
 gcc -O1 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -o "$tool" "$top/tools/ecdmactl/ecdmactl.c" ||
+	-fno-sanitize-recover=all -o "$tool" "$top"/tools/ecdmactl/*.c ||
 	{ echo "not ok 1 build"; exit 1; }
 
 fake=$(mktemp -d)
-trap 'chmod -R u+w "$fake"; rm -rf "$fake"' EXIT
+trap 'chmod -R u+w "$fake"; rm -rf "$fake" "$fake".*' EXIT
 D=$fake/devices/platform/ecdma
 mkdir -p "$fake/module/ecdma" "$D/caps" "$D/stats/chan0" "$D/stats/chan1" \
 	"$D/chan0" "$D/chan1"
@@ -173,5 +173,211 @@ for bad in '{"a": }' '[1,]' '{"a" 1}' '"abc' '01' ''; do
 	[ $? = 4 ] && ok "json_validate_rejects '$bad'" ||
 		nok "json_validate_rejects '$bad'"
 done
+# ---- md: a fake host per case, from one healthy base ----------------------
+# base: ecdma loaded (offload auto, in the table, accepting), async_tx holds
+# both channels, md0 RAID6 clean, md1 RAID1, kernel config as Debian's, an
+# AVX2 CPU with algo avx2
+H=$fake.host
+mkhost() {
+	local h=$1 d m
+	d=$h/sys/devices/platform/ecdma
+	mkdir -p "$h/sys/module/ecdma" "$d/caps" "$d/stats" "$d/chan0" \
+		"$d/chan1" "$h/sys/class/dma/dma0chan0" \
+		"$h/sys/class/dma/dma0chan1" "$h/sys/class/iommu" \
+		"$h/proc/sys/kernel" "$h/boot"
+	echo 0.1.0 >"$h/sys/module/ecdma/version"
+	echo 2 >"$d/channels"
+	echo auto >"$d/offload"
+	echo "accept spread=1 spare_cpu=1 spare_pct=60 switches=2 spread_windows=9 copies=0 table=in table_switches=4 trials=3 kept=2 last_trial_io=4096/3000 trial_by=io trial_every_ms=16000 trial_slot=0 load=write aborted=0 trial_cost_ms=250 thin=0" \
+		>"$d/offload_state"
+	echo "memcpy xor xor_val pq pq_val interrupt async_tx" >"$d/caps/ops"
+	echo "[auto] generic avx2" >"$d/algo"
+	echo avx2 >"$d/algo_active"
+	for c in 0 1; do
+		echo dma0chan$c >"$d/chan$c/dma_chan"
+		echo 1 >"$h/sys/class/dma/dma0chan$c/in_use"
+	done
+	for op in memcpy xor xor_val pq pq_val interrupt; do
+		echo 7 >"$d/stats/${op}_ops"
+		echo 28672 >"$d/stats/${op}_bytes"
+	done
+	echo 123456 >"$d/stats/pq_bytes"
+	m=$h/sys/block/md0/md
+	mkdir -p "$m"/dev-ram0 "$m"/dev-ram1 "$m"/dev-ram2 "$m"/dev-ram3 \
+		"$h/sys/block/md1/md/dev-sda1" "$h/sys/block/md1/md/dev-sdb1" \
+		"$h/sys/block/sda"
+	echo raid6 >"$m/level"
+	echo clean >"$m/array_state"
+	echo 4 >"$m/raid_disks"
+	echo 0 >"$m/degraded"
+	echo idle >"$m/sync_action"
+	echo 2 >"$m/group_thread_cnt"
+	echo 4096 >"$m/stripe_cache_size"
+	echo 0 >"$m/rmw_level"
+	for r in 0 1 2; do echo in_sync >"$m/dev-ram$r/state"; done
+	echo faulty >"$m/dev-ram3/state"
+	m=$h/sys/block/md1/md
+	echo raid1 >"$m/level"
+	echo active >"$m/array_state"
+	echo 2 >"$m/raid_disks"
+	echo 0 >"$m/degraded"
+	echo idle >"$m/sync_action"
+	echo in_sync >"$m/dev-sda1/state"
+	echo in_sync >"$m/dev-sdb1/state"
+	echo 6.1.0-56-amd64 >"$h/proc/sys/kernel/osrelease"
+	printf 'CONFIG_DMA_ENGINE=y\nCONFIG_ASYNC_TX_DMA=y\nCONFIG_MD_RAID456=m\n' \
+		>"$h/boot/config-6.1.0-56-amd64"
+	echo "BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro swiotlb=noforce" \
+		>"$h/proc/cmdline"
+	printf 'processor\t: 0\nflags\t\t: fpu sse2 avx avx2 bmi2\n\n' \
+		>"$h/proc/cpuinfo"
+}
+mkhost "$H"
+# variant <name>: a copy of the base host, path in $V
+variant() {
+	V=$fake.$1
+	rm -rf "$V"
+	cp -a "$H" "$V"
+}
+state() {
+	sed -i "s|$1|$2|" "$V/sys/devices/platform/ecdma/offload_state"
+}
+# out of async_tx's table the policy clears async_tx from caps/ops
+uncap() {
+	echo "memcpy xor xor_val pq pq_val interrupt" \
+		>"$V/sys/devices/platform/ecdma/caps/ops"
+}
+# hrc <name> <want> <host> <args...>: exit code with --root <host>
+hrc() {
+	local name=$1 want=$2 h=$3 got
+	shift 3
+	"$tool" --root "$h" "$@" >"$fake.out" 2>"$fake.err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$name"; else
+		nok "$name # exit $got, want $want: $(head -1 "$fake.err")"; fi
+}
+# out <name> <regex> / err <name> <regex>: the last command's output
+out() { grep -Eq -- "$2" "$fake.out" && ok "$1" || nok "$1 # no /$2/"; }
+err() { grep -Eq -- "$2" "$fake.err" && ok "$1" || nok "$1 # no /$2/"; }
+# pyj <name> <python expression on d> <host> <args...>: --json output
+pyj() {
+	local name=$1 expr=$2 h=$3
+	shift 3
+	if "$tool" --root "$h" --json "$@" >"$fake.json"; [ $? -le 8 ] &&
+	   "$tool" json-validate <"$fake.json" &&
+	   python3 -c 'import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if ('"$expr"') else 1)' <"$fake.json"; then
+		ok "$name"
+	else
+		nok "$name"
+	fi
+}
+
+hrc md_exit_0 0 "$H" md
+out md_table_row_raid6 '^md0 +raid6 +4 +clean +0 +idle +2 +4096 +yes$'
+out md_members_state '^md0 members: ram0 \(in_sync\) .* ram3 \(faulty\)$'
+out md_raid6_offloaded "^md0 offloaded: yes: async_tx hands md's parity to ecdma \(offload=auto, in async_tx's channel table, accepting\)"
+out md_raid1_not_offloaded '^md1 offloaded: no: raid1 computes no parity through async_tx'
+out md_totals_per_device 'ecdma counts per device,'
+out md_totals_pq '^pq +7 +123456$'
+pyj md_json 'd["arrays"][0]["name"] == "md0" and d["arrays"][0]["offloaded"] is True and d["arrays"][1]["offloaded"] is False and d["arrays"][1]["group_thread_cnt"] is None and d["arrays"][0]["members"][3]["state"] == "faulty" and d["ecdma"]["totals"]["pq"]["bytes"] == 123456 and d["ecdma"]["totals_per"] == "device" and d["ecdma"]["offload_state"]["table"] == "in"' "$H" md
+python3 -m json.tool <"$fake.json" >/dev/null && ok md_json_tool || nok md_json_tool
+
+variant rmw
+echo 1 >"$V/sys/block/md0/md/rmw_level"
+hrc md_rmw 0 "$V" md
+out md_rmw_note '^md0 note: rmw_level 1: md computes RAID6 read-modify-write on the CPU'
+
+variant nomod
+rm -rf "$V/sys/module/ecdma" "$V/sys/devices/platform/ecdma"
+hrc md_not_loaded 0 "$V" md
+out md_not_loaded_reason '^md0 offloaded: no: ecdma is not loaded$'
+out md_not_loaded_fix '^md0 fix: modprobe ecdma'
+out md_not_loaded_totals 'ecdma totals: none \(ecdma is not loaded\)'
+pyj md_not_loaded_json 'd["ecdma"]["loaded"] is False and d["ecdma"]["totals"] is None and d["arrays"][0]["fix"].startswith("modprobe")' "$V" md
+
+variant nodev
+rm -rf "$V/sys/devices/platform/ecdma"
+hrc md_no_device 0 "$V" md
+out md_no_device_reason '^md0 offloaded: no: ecdma is loaded but registered no device$'
+
+variant never
+echo never >"$V/sys/devices/platform/ecdma/offload"
+state table=in table=withdrawn
+uncap
+hrc md_never 0 "$V" md
+out md_never_reason '^md0 offloaded: no: offload=never'
+out md_never_fix '^md0 fix: ecdmactl set offload auto$'
+
+variant withdrawn
+state table=in table=withdrawn
+uncap
+state trials=3 trials=5
+state kept=2 kept=1
+state last_trial_io=4096/3000 last_trial_io=100/200
+state trial_cost_ms=250 trial_cost_ms=750
+hrc md_withdrawn 0 "$V" md
+hrc md_withdrawn 0 "$V" md
+out md_withdrawn_verdict "^md0 offloaded: no: out of async_tx's channel table: auto's verdict for the write load is md alone \(trials 5, kept 1, last_trial_io 100/200 sectors in/out, trial_cost_ms 750\)$"
+pyj md_withdrawn_json 'd["arrays"][0]["offload"] == "no" and "trials 5" in d["arrays"][0]["reason"] and d["ecdma"]["offload_state"]["kept"] == 1' "$V" md
+state trial_every_ms=16000 trial_every_ms=0
+hrc md_not_judged 0 "$V" md
+out md_not_judged_reason "^md0 offloaded: no: out of async_tx's channel table: the write load is not judged yet, md alone until its first trial \(trials 5,"
+state trial_every_ms=0 trial_every_ms=16000
+state trial_slot=0 trial_slot=4
+hrc md_trial 0 "$V" md
+out md_trial_slot "^md0 offloaded: no: out of async_tx's channel table for an auto trial \(slot 4 of 4, write load; trials 5,"
+state trial_slot=4 trial_slot=0
+state load=write load=none
+hrc md_rest 0 "$V" md
+out md_rest_reason "^md0 offloaded: no: out of async_tx's channel table, resting: no I/O"
+
+variant decline
+state '^accept' decline
+hrc md_decline 0 "$V" md
+out md_decline_partly '^md0 offloaded: partly: .*auto declines P\+Q'
+
+variant caps
+uncap
+hrc md_caps 0 "$V" md
+out md_caps_reason "^md0 offloaded: no: ecdma's caps/ops lacks async_tx while in the table"
+
+variant notheld
+echo 0 >"$V/sys/class/dma/dma0chan0/in_use"
+echo 0 >"$V/sys/class/dma/dma0chan1/in_use"
+hrc md_chans_not_held 0 "$V" md
+out md_chans_not_held_reason "^md0 offloaded: no: async_tx holds none of ecdma's 2 channels"
+
+variant inactive
+echo inactive >"$V/sys/block/md0/md/array_state"
+hrc md_inactive 0 "$V" md
+out md_inactive_reason '^md0 offloaded: no: the array is not running \(array_state inactive\)$'
+
+variant noarrays
+rm -rf "$V/sys/block/md0" "$V/sys/block/md1"
+hrc md_no_arrays 0 "$V" md
+out md_no_arrays_message '^no md arrays'
+pyj md_no_arrays_json 'd["arrays"] == []' "$V" md
+rm -rf "$V/sys/block"
+hrc md_no_block_dir 0 "$V" md
+out md_no_block_dir_message '^no md arrays'
+
+variant missing
+rm "$V/sys/block/md0/md/level"
+hrc md_missing_file 3 "$V" md
+err md_missing_file_named "cannot read $V/sys/block/md0/md/level: No such file"
+variant garbled
+echo four >"$V/sys/block/md0/md/raid_disks"
+hrc md_garbled_file 7 "$V" md
+err md_garbled_file_named "$V/sys/block/md0/md/raid_disks: 'four' is not a number"
+echo 4 >"$V/sys/block/md0/md/raid_disks"
+echo sleepy >"$V/sys/block/md0/md/array_state"
+hrc md_garbled_state 7 "$V" md
+err md_garbled_state_named "$V/sys/block/md0/md/array_state: unexpected 'sleepy'"
+hrc md_args 1 "$H" md md0
+
+hrc sysfs_root_beats_root 2 "$H" --sysfs-root /nonexistent status
+hrc root_sets_sysfs 0 "$H" status
 echo "1..$n"
 [ $failed = 0 ]

@@ -2,9 +2,10 @@
 /*
  * ecdmactl - show and tune the ecdma erasure-coding offload driver.
  *
- * Reads and writes /sys/devices/platform/ecdma only (see
+ * Reads and writes /sys/devices/platform/ecdma (see
  * Documentation/ABI/testing/sysfs-driver-ecdma), including the rdma/
- * directory of ecdma_rdma; no library needed.
+ * directory of ecdma_rdma; md (md.c) also reads md's files.  No library
+ * needed.
  * Exit codes are listed in print_help() and in ecdmactl(8).
  */
 #include <ctype.h>
@@ -21,32 +22,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ecdmactl.h"
+
 /* the Makefile passes the project's (VERSION) */
 #ifndef ECDMACTL_VERSION
 #define ECDMACTL_VERSION	"unknown"
 #endif
-#define ATTR_MAX		4096
 
-enum {
-	EXIT_OK = 0,
-	EXIT_USAGE = 1,		/* bad command line */
-	EXIT_NOMOD = 2,		/* ecdma not loaded */
-	EXIT_NOATTR = 3,	/* unknown attribute */
-	EXIT_INVAL = 4,		/* value rejected (EINVAL, ERANGE) */
-	EXIT_PERM = 5,		/* permission denied */
-	EXIT_BUSY = 6,		/* needs idle channels (EBUSY) */
-	EXIT_IO = 7,		/* any other error */
-};
+const char *root = "/sys";
+const char *top_root = "";
+char devdir[1024];
+int json;
 
-static const char *root = "/sys";
-static char devdir[1024];
-static int json;
-
-static const char *const ops[] = {
+const char *const ops[] = {
 	"memcpy", "xor", "xor_val", "pq", "pq_val", "interrupt", NULL
 };
 
-static void die(int code, const char *fmt, ...)
+void die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -58,7 +50,7 @@ static void die(int code, const char *fmt, ...)
 	exit(code);
 }
 
-static int errno_exit(int err)
+int errno_exit(int err)
 {
 	switch (err) {
 	case ENOENT:
@@ -78,7 +70,7 @@ static int errno_exit(int err)
 
 static void print_help(FILE *f)
 {
-	fputs("usage: ecdmactl [--json] [--sysfs-root DIR] COMMAND [ARGS]\n"
+	fputs("usage: ecdmactl [--json] [--sysfs-root DIR] [--root DIR] COMMAND [ARGS]\n"
 	      "\n"
 	      "commands:\n"
 	      "  status               device, tuning and channel overview\n"
@@ -92,18 +84,22 @@ static void print_help(FILE *f)
 	      "  reset                zero the counters\n"
 	      "  watch [-i SEC] [-n COUNT]\n"
 	      "                       per-second rates, like iostat\n"
+	      "  md                   md arrays, and whether ecdma offloads\n"
+	      "                       their parity now (why not, when not)\n"
 	      "  json-validate        check that stdin is one JSON value\n"
 	      "\n"
 	      "options:\n"
 	      "  -j, --json           machine-readable output\n"
 	      "  -r, --sysfs-root DIR sysfs mount point (default /sys, or\n"
 	      "                       $ECDMACTL_SYSFS_ROOT)\n"
+	      "      --root DIR       a fake host: its DIR/sys is sysfs (tests);\n"
+	      "                       --sysfs-root still wins for /sys\n"
 	      "  -h, --help           this text\n"
 	      "  -V, --version        version\n"
 	      "\n"
 	      "exit codes: 0 ok, 1 bad arguments, 2 ecdma not loaded, 3 unknown\n"
 	      "attribute, 4 bad value, 5 permission denied, 6 busy (channels\n"
-	      "in use), 7 other error\n", f);
+	      "in use), 7 other error or unexpected file content\n", f);
 }
 
 /* ---- sysfs access ---------------------------------------------------- */
@@ -117,15 +113,12 @@ static int attr_path(const char *attr, char *path, size_t len)
 	return 0;
 }
 
-/* Read ATTR into buf without the trailing newline; -errno on failure. */
-static int attr_read(const char *attr, char *buf, size_t len)
+/* Read the file at path into buf without the trailing newlines; -errno. */
+int file_read(const char *path, char *buf, size_t len)
 {
-	char path[2048];
 	ssize_t n;
 	int fd;
 
-	if (attr_path(attr, path, sizeof(path)))
-		return -ENOENT;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -140,6 +133,16 @@ static int attr_read(const char *attr, char *buf, size_t len)
 	while (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = 0;
 	return 0;
+}
+
+/* Read ATTR into buf without the trailing newline; -errno on failure. */
+int attr_read(const char *attr, char *buf, size_t len)
+{
+	char path[2048];
+
+	if (attr_path(attr, path, sizeof(path)))
+		return -ENOENT;
+	return file_read(path, buf, len);
 }
 
 static int attr_write(const char *attr, const char *val)
@@ -166,7 +169,7 @@ static int attr_write(const char *attr, const char *val)
 	return 0;
 }
 
-static unsigned long long attr_u64(const char *attr)
+unsigned long long attr_u64(const char *attr)
 {
 	char buf[64];
 
@@ -195,7 +198,7 @@ static int nr_chans(void)
 
 /* ---- output helpers -------------------------------------------------- */
 
-static void json_str(const char *s)
+void json_str(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -209,7 +212,7 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-static int is_number(const char *s)
+int is_number(const char *s)
 {
 	if (*s == '-')
 		s++;
@@ -221,7 +224,7 @@ static int is_number(const char *s)
 }
 
 /* a sysfs value as JSON: number when it is one, else string */
-static void json_val(const char *s)
+void json_val(const char *s)
 {
 	if (is_number(s))
 		fputs(s, stdout);
@@ -230,7 +233,7 @@ static void json_val(const char *s)
 }
 
 /* "key": value, with a separator before all but the first */
-static void json_kv(int *first, const char *key, const char *val)
+void json_kv(int *first, const char *key, const char *val)
 {
 	printf("%s", *first ? "" : ", ");
 	*first = 0;
@@ -244,16 +247,18 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the regular files in dir (relative to the device). */
-static int list_files(const char *dir, char ***names)
+/*
+ * Sorted names in the directory at path: its subdirectories (dirs) or its
+ * readable regular files; -errno when it cannot be listed.
+ */
+int dir_names(const char *path, int dirs, char ***names)
 {
-	char path[2048], fpath[4096];
+	char fpath[4096];
 	struct dirent *de;
 	struct stat st;
 	int n = 0, cap = 0;
 	DIR *d;
 
-	attr_path(dir, path, sizeof(path));
 	d = opendir(path);
 	if (!d)
 		return -errno;
@@ -262,8 +267,10 @@ static int list_files(const char *dir, char ***names)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(fpath, sizeof(fpath), "%s/%s", path, de->d_name);
-		if (stat(fpath, &st) || !S_ISREG(st.st_mode) ||
-		    !(st.st_mode & 0444))
+		if (stat(fpath, &st))
+			continue;
+		if (dirs ? !S_ISDIR(st.st_mode) :
+		    !S_ISREG(st.st_mode) || !(st.st_mode & 0444))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -279,7 +286,24 @@ static int list_files(const char *dir, char ***names)
 	return n;
 }
 
-static void free_names(char **names, int n)
+/* The same for dir relative to the device */
+static int list_files(const char *dir, char ***names)
+{
+	char path[2048];
+
+	attr_path(dir, path, sizeof(path));
+	return dir_names(path, 0, names);
+}
+
+static int list_dirs(const char *dir, char ***names)
+{
+	char path[2048];
+
+	attr_path(dir, path, sizeof(path));
+	return dir_names(path, 1, names);
+}
+
+void free_names(char **names, int n)
 {
 	while (n--)
 		free(names[n]);
@@ -287,8 +311,6 @@ static void free_names(char **names, int n)
 }
 
 /* ---- commands -------------------------------------------------------- */
-
-static int list_dirs(const char *dir, char ***names);
 
 static const char *const status_attrs[] = {
 	"channels", "algo", "algo_active", "max_src", "inline_issue", "desc_max",
@@ -536,40 +558,6 @@ static int cmd_set(const char *attr, const char *val)
 		die(EXIT_IO, "cannot write %s: %s", attr, strerror(-ret));
 	}
 	return EXIT_IO;
-}
-
-/* Sorted names of the subdirectories of dir (relative to the device). */
-static int list_dirs(const char *dir, char ***names)
-{
-	char path[2048], fpath[4096];
-	struct dirent *de;
-	struct stat st;
-	int n = 0, cap = 0;
-	DIR *d;
-
-	attr_path(dir, path, sizeof(path));
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	*names = NULL;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(fpath, sizeof(fpath), "%s/%s", path, de->d_name);
-		if (stat(fpath, &st) || !S_ISDIR(st.st_mode))
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*names = realloc(*names, cap * sizeof(**names));
-			if (!*names)
-				die(EXIT_IO, "out of memory");
-		}
-		(*names)[n++] = strdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(*names, n, sizeof(**names), cmp_str);
-	return n;
 }
 
 static const char *const rdma_attrs[] = {
@@ -949,11 +937,13 @@ int main(int argc, char **argv)
 		{ "chan", required_argument, NULL, 'c' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
+		{ "root", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("ECDMACTL_SYSFS_ROOT");
 	struct cmd_opts o = { .interval = 1, .count = 0, .chan = -1 };
-	const char *cmd;
+	const char *cmd, *sysfs_root = NULL;
+	static char sys_under[1024];
 	int opt;
 
 	if (env && *env)
@@ -964,7 +954,12 @@ int main(int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'r':
-			root = optarg;
+			sysfs_root = optarg;
+			break;
+		case 'R':
+			top_root = optarg;
+			snprintf(sys_under, sizeof(sys_under), "%s/sys", optarg);
+			root = sys_under;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -991,6 +986,8 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (sysfs_root)
+		root = sysfs_root;
 
 	if (!strcmp(cmd, "json-validate"))
 		return argc ? (print_help(stderr), EXIT_USAGE) : cmd_json_validate();
@@ -1037,6 +1034,10 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		check_loaded();
 		return cmd_watch(o.interval, o.count);
+	} else if (!strcmp(cmd, "md")) {
+		if (!need_args(cmd, argc, 0))
+			return EXIT_USAGE;
+		return cmd_md();
 	}
 	fprintf(stderr, "ecdmactl: unknown command '%s'\n", cmd);
 	print_help(stderr);
