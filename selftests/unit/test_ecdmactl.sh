@@ -3,7 +3,8 @@
 #
 # ecdmactl against a fake sysfs tree: every subcommand, exit codes, and
 # --json output checked by python3's json module (and by json-validate);
-# md against fake hosts (--root: sys/ and the like), one per case.  The tool is built here with ASan/UBSan.  KTAP output.
+# md and doctor against fake hosts (--root: sys/, proc/, boot/), one
+# per case.  The tool is built here with ASan/UBSan.  KTAP output.
 set -u
 unit=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$unit/../.." && pwd)
@@ -173,7 +174,7 @@ for bad in '{"a": }' '[1,]' '{"a" 1}' '"abc' '01' ''; do
 	[ $? = 4 ] && ok "json_validate_rejects '$bad'" ||
 		nok "json_validate_rejects '$bad'"
 done
-# ---- md: a fake host per case, from one healthy base ----------------------
+# ---- md and doctor: a fake host per case, from one healthy base ----------
 # base: ecdma loaded (offload auto, in the table, accepting), async_tx holds
 # both channels, md0 RAID6 clean, md1 RAID1, kernel config as Debian's, an
 # AVX2 CPU with algo avx2
@@ -317,7 +318,8 @@ state trials=3 trials=5
 state kept=2 kept=1
 state last_trial_io=4096/3000 last_trial_io=100/200
 state trial_cost_ms=250 trial_cost_ms=750
-hrc md_withdrawn 0 "$V" md
+hrc doctor_withdrawn 0 "$V" doctor
+out doctor_withdrawn_table_info "^info +table +offload=auto: out of async_tx's channel table \(table=withdrawn\)"
 hrc md_withdrawn 0 "$V" md
 out md_withdrawn_verdict "^md0 offloaded: no: out of async_tx's channel table: auto's verdict for the write load is md alone \(trials 5, kept 1, last_trial_io 100/200 sectors in/out, trial_cost_ms 750\)$"
 pyj md_withdrawn_json 'd["arrays"][0]["offload"] == "no" and "trials 5" in d["arrays"][0]["reason"] and d["ecdma"]["offload_state"]["kept"] == 1' "$V" md
@@ -342,6 +344,8 @@ variant caps
 uncap
 hrc md_caps 0 "$V" md
 out md_caps_reason "^md0 offloaded: no: ecdma's caps/ops lacks async_tx while in the table"
+hrc doctor_caps 8 "$V" doctor
+out doctor_caps_warn '^warn +caps +caps/ops lacks async_tx'
 
 variant notheld
 echo 0 >"$V/sys/class/dma/dma0chan0/in_use"
@@ -376,6 +380,117 @@ echo sleepy >"$V/sys/block/md0/md/array_state"
 hrc md_garbled_state 7 "$V" md
 err md_garbled_state_named "$V/sys/block/md0/md/array_state: unexpected 'sleepy'"
 hrc md_args 1 "$H" md md0
+
+# doctor
+hrc doctor_healthy 0 "$H" doctor
+out doctor_healthy_says '^healthy: no warn or error finding$'
+out doctor_module_ok '^ok +module +ecdma 0\.1\.0 is loaded'
+out doctor_kconfig_ok '^ok +async_tx_dma +CONFIG_ASYNC_TX_DMA=y'
+out doctor_channels_ok "^ok +channels +async_tx holds ecdma's 2 channels"
+out doctor_md_ok '^ok +md\.md0 '
+out doctor_md_raid1_info '^info +md\.md1 +raid1'
+pyj doctor_json_healthy 'd["healthy"] is True and all(set(f) == {"id", "severity", "message", "fix"} and f["severity"] in ("ok", "info") for f in d["findings"])' "$H" doctor
+
+variant sb
+rm -rf "$V/sys/module/ecdma" "$V/sys/devices/platform/ecdma"
+mkdir -p "$V/sys/firmware/efi/efivars" "$V/sys/kernel/security" \
+	"$V/sys/module/module/parameters"
+printf '\006\000\000\000\001' \
+	>"$V/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+echo "none [integrity] confidentiality" >"$V/sys/kernel/security/lockdown"
+echo N >"$V/sys/module/module/parameters/sig_enforce"
+hrc doctor_unloaded_secure_boot 8 "$V" doctor
+out doctor_module_error '^error +module +ecdma is not loaded'
+out doctor_secure_boot_warn '^warn +secure_boot +Secure Boot is on'
+out doctor_lockdown_warn "^warn +lockdown +kernel lockdown is 'integrity'"
+out doctor_sig_enforce_ok '^ok +sig_enforce'
+out doctor_points_at_secure_boot_doc 'fix: .*Documentation/admin-guide/secure-boot\.rst'
+pyj doctor_json_problem 'd["healthy"] is False and {"module": "error", "secure_boot": "warn", "lockdown": "warn"}.items() <= {f["id"]: f["severity"] for f in d["findings"]}.items()' "$V" doctor
+printf '\006\000\000\000\000' \
+	>"$V/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+echo Y >"$V/sys/module/module/parameters/sig_enforce"
+hrc doctor_sig_enforce 8 "$V" doctor
+out doctor_secure_boot_off '^ok +secure_boot +Secure Boot is off'
+out doctor_sig_enforce_warn '^warn +sig_enforce'
+hrc doctor_loaded_skips_signing 0 "$H" doctor
+grep -q secure_boot "$fake.out" && nok doctor_loaded_no_signing ||
+	ok doctor_loaded_no_signing
+
+variant kconfig
+printf 'CONFIG_DMA_ENGINE=y\n# CONFIG_ASYNC_TX_DMA is not set\n' >"$V/kconfig"
+hrc doctor_kconfig_async_tx_dma 8 "$V" doctor --kconfig "$V/kconfig"
+out doctor_kconfig_error "^error +async_tx_dma +the kernel lacks CONFIG_ASYNC_TX_DMA \(n in $V/kconfig\)"
+out doctor_kconfig_dma_engine_ok '^ok +dma_engine'
+printf 'CONFIG_DMA_ENGINE=y\n# CONFIG_ASYNC_TX_DMA is not set\n' \
+	>"$V/boot/config-6.1.0-56-amd64"
+hrc doctor_boot_config 8 "$V" doctor
+out doctor_boot_config_used "^error +async_tx_dma .*$V/boot/config-6\.1\.0-56-amd64"
+hrc doctor_bad_kconfig 1 "$V" doctor --kconfig "$V/nosuch"
+err doctor_bad_kconfig_named "cannot read --kconfig $V/nosuch: No such file"
+hrc doctor_kconfig_other_command 1 "$V" md --kconfig "$V/kconfig"
+rm "$V/boot/config-6.1.0-56-amd64"
+hrc doctor_no_kconfig 0 "$V" doctor
+out doctor_no_kconfig_info '^info +kconfig +kernel config not found'
+if command -v gzip >/dev/null; then
+	printf 'CONFIG_DMA_ENGINE=y\nCONFIG_ASYNC_TX_DMA=m\n' | gzip >"$V/proc/config.gz"
+	hrc doctor_config_gz 8 "$V" doctor
+	out doctor_config_gz_read "^error +async_tx_dma +the kernel lacks CONFIG_ASYNC_TX_DMA \(m in $V/proc/config\.gz\)"
+else
+	ok "doctor_config_gz # SKIP no gzip"
+fi
+
+variant iommu
+mkdir -p "$V/sys/class/iommu/dmar0"
+echo "root=/dev/sda1 intel_iommu=on" >"$V/proc/cmdline"
+hrc doctor_iommu_registered 0 "$V" doctor
+out doctor_iommu_info '^info +iommu +IOMMU active \(dmar0; intel_iommu=on\); it does not translate'
+rm -rf "$V/sys/devices/platform/ecdma"
+hrc doctor_iommu_unregistered 8 "$V" doctor
+out doctor_iommu_warn '^warn +iommu +IOMMU active \(dmar0; intel_iommu=on\): ecdma refuses'
+out doctor_iommu_fix 'fix: .*iommu=pt'
+out doctor_device_error '^error +device +ecdma is loaded but registered no device'
+
+variant swiotlb
+echo "root=/dev/sda1 swiotlb=65536,force" >"$V/proc/cmdline"
+hrc doctor_swiotlb 8 "$V" doctor
+out doctor_swiotlb_error '^error +swiotlb +swiotlb=force on the kernel command line'
+
+variant algo
+echo generic >"$V/sys/devices/platform/ecdma/algo_active"
+echo "auto [generic] avx2" >"$V/sys/devices/platform/ecdma/algo"
+hrc doctor_algo_generic 8 "$V" doctor
+out doctor_algo_warn '^warn +algo +algo generic \(no SIMD\) active although the CPU has avx2 \(selected: generic'
+out doctor_algo_fix 'fix: ecdmactl set algo auto'
+printf 'processor\t: 0\nflags\t\t: fpu sse2 avx avx2 avx512f avx512bw avx512vl gfni\n' \
+	>"$V/proc/cpuinfo"
+echo "[auto] generic avx2 avx512 avx2-gfni avx512-gfni" \
+	>"$V/sys/devices/platform/ecdma/algo"
+echo avx512-gfni >"$V/sys/devices/platform/ecdma/algo_active"
+hrc doctor_algo_best 0 "$V" doctor
+out doctor_algo_best_ok '^ok +algo +algo avx512-gfni active'
+printf 'processor\t: 0\nflags\t\t: fpu sse2\n' >"$V/proc/cpuinfo"
+echo generic >"$V/sys/devices/platform/ecdma/algo_active"
+hrc doctor_algo_no_avx2 0 "$V" doctor
+out doctor_algo_no_avx2_ok '^ok +algo +algo generic active'
+
+variant never2
+echo never >"$V/sys/devices/platform/ecdma/offload"
+state table=in table=withdrawn
+uncap
+hrc doctor_array_not_offloaded 8 "$V" doctor
+out doctor_array_warn '^warn +md\.md0 +raid6 clean: not offloaded: offload=never'
+out doctor_array_fix 'fix: ecdmactl set offload auto'
+out doctor_array_problem_count '^1 problem \(warn or error\) found$'
+
+variant notheld2
+echo 0 >"$V/sys/class/dma/dma0chan0/in_use"
+echo 0 >"$V/sys/class/dma/dma0chan1/in_use"
+hrc doctor_chans_not_held 8 "$V" doctor
+out doctor_chans_warn "^warn +channels +async_tx holds none of ecdma's 2 channels"
+rm -rf "$V/sys/block"
+hrc doctor_chans_idle_no_arrays 0 "$V" doctor
+out doctor_chans_idle_info "^info +channels .*it takes them when raid456 loads"
+out doctor_no_arrays_info '^info +md +no md arrays$'
 
 hrc sysfs_root_beats_root 2 "$H" --sysfs-root /nonexistent status
 hrc root_sets_sysfs 0 "$H" status

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ecdmactl in the guest: every subcommand, --json output validated, bad
 # arguments and their exit codes, and offload proven through its stats;
-# md against a real RAID6 array.
+# md and doctor against a real RAID6 array.
 . /ecdma/lib.sh
 
 # rc <name> <expected exit code> <command...>
@@ -49,6 +49,9 @@ rc bad_option_exit_1 1 ecdmactl --frob status
 rc fake_root_exit_2 2 ecdmactl --sysfs-root /nonexistent status
 rc md_no_arrays_exit_0 0 ecdmactl md
 ktap_check md_no_arrays grep -q '^no md arrays' /tmp/ecdmactl.out
+rc doctor_unloaded_exit_8 8 ecdmactl doctor
+ktap_check doctor_says_not_loaded grep -q '^error *module *ecdma is not loaded' \
+	/tmp/ecdmactl.out
 
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 rc status_exit_0 0 ecdmactl status
@@ -100,18 +103,31 @@ dd if=/dev/urandom of=/dev/md0 bs=64k count=64 oflag=direct 2>/dev/null
 ktap_check stats_show_pq_offload test "$(ecdmactl get stats/pq_ops)" -gt 0
 ecdmactl stats | grep -q '^pq ' && ktap_ok stats_table_has_pq ||
 	ktap_fail stats_table_has_pq
-# md on the live array (ecdma_load set offload=always)
+# md and doctor on the live array (ecdma_load set offload=always)
 rc md_exit_0 0 ecdmactl md
 sed 's/^/# /' /tmp/ecdmactl.out
 ktap_check md_names_array grep -q '^md0 *raid6 *4 ' /tmp/ecdmactl.out
 ktap_check md_offloaded_always grep -q '^md0 offloaded: yes: ' /tmp/ecdmactl.out
 ktap_check md_members grep -q '^md0 members: ram0 (in_sync)' /tmp/ecdmactl.out
 json md_json md
+rc doctor_healthy_exit_0 0 ecdmactl doctor
+sed 's/^/# /' /tmp/ecdmactl.out
+ktap_check doctor_md0_ok grep -q '^ok *md\.md0 ' /tmp/ecdmactl.out
+ktap_check doctor_channels_held grep -q '^ok *channels *async_tx holds' \
+	/tmp/ecdmactl.out
+json doctor_json doctor
+printf 'CONFIG_DMA_ENGINE=y\n# CONFIG_ASYNC_TX_DMA is not set\n' >/tmp/kconfig
+rc doctor_kconfig_exit_8 8 ecdmactl doctor --kconfig /tmp/kconfig
+ktap_check doctor_kconfig_finding grep -q '^error *async_tx_dma ' \
+	/tmp/ecdmactl.out
 echo never >$ECDMA_DEV/offload
 rc md_never_exit_0 0 ecdmactl md
 sed 's/^/# /' /tmp/ecdmactl.out
 ktap_check md_not_offloaded_never grep -q '^md0 offloaded: no: offload=never' \
 	/tmp/ecdmactl.out
+rc doctor_never_exit_8 8 ecdmactl doctor
+sed 's/^/# /' /tmp/ecdmactl.out
+ktap_check doctor_never_finding grep -q '^warn *md\.md0 ' /tmp/ecdmactl.out
 echo always >$ECDMA_DEV/offload
 rc set_busy_exit_6 6 ecdmactl set caps/enable_pq 0
 ktap_check set_busy_unchanged test "$(ecdmactl get caps/enable_pq)" = 1

@@ -4,8 +4,8 @@
  *
  * Reads and writes /sys/devices/platform/ecdma (see
  * Documentation/ABI/testing/sysfs-driver-ecdma), including the rdma/
- * directory of ecdma_rdma; md (md.c) also reads md's files.  No library
- * needed.
+ * directory of ecdma_rdma; md and doctor (md.c, doctor.c) also read md's
+ * and the host's files.  No library needed.
  * Exit codes are listed in print_help() and in ecdmactl(8).
  */
 #include <ctype.h>
@@ -86,20 +86,24 @@ static void print_help(FILE *f)
 	      "                       per-second rates, like iostat\n"
 	      "  md                   md arrays, and whether ecdma offloads\n"
 	      "                       their parity now (why not, when not)\n"
+	      "  doctor [--kconfig FILE]\n"
+	      "                       check the host for ecdma; each finding\n"
+	      "                       with its fix\n"
 	      "  json-validate        check that stdin is one JSON value\n"
 	      "\n"
 	      "options:\n"
 	      "  -j, --json           machine-readable output\n"
 	      "  -r, --sysfs-root DIR sysfs mount point (default /sys, or\n"
 	      "                       $ECDMACTL_SYSFS_ROOT)\n"
-	      "      --root DIR       a fake host: its DIR/sys is sysfs (tests);\n"
+	      "      --root DIR       prefix of /proc, /boot and /sys (tests);\n"
 	      "                       --sysfs-root still wins for /sys\n"
 	      "  -h, --help           this text\n"
 	      "  -V, --version        version\n"
 	      "\n"
 	      "exit codes: 0 ok, 1 bad arguments, 2 ecdma not loaded, 3 unknown\n"
 	      "attribute, 4 bad value, 5 permission denied, 6 busy (channels\n"
-	      "in use), 7 other error or unexpected file content\n", f);
+	      "in use), 7 other error or unexpected file content, 8 doctor\n"
+	      "found a problem\n", f);
 }
 
 /* ---- sysfs access ---------------------------------------------------- */
@@ -938,11 +942,12 @@ int main(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'R' },
+		{ "kconfig", required_argument, NULL, 'k' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("ECDMACTL_SYSFS_ROOT");
 	struct cmd_opts o = { .interval = 1, .count = 0, .chan = -1 };
-	const char *cmd, *sysfs_root = NULL;
+	const char *cmd, *sysfs_root = NULL, *kconfig = NULL;
 	static char sys_under[1024];
 	int opt;
 
@@ -960,6 +965,9 @@ int main(int argc, char **argv)
 			top_root = optarg;
 			snprintf(sys_under, sizeof(sys_under), "%s/sys", optarg);
 			root = sys_under;
+			break;
+		case 'k':
+			kconfig = optarg;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -979,6 +987,10 @@ int main(int argc, char **argv)
 	cmd = argv[optind++];
 	/* options after the command (stats -c 1, watch -i 1 -n 3) */
 	while ((opt = getopt_long(argc, argv, "+jc:i:n:", lopts, NULL)) != -1) {
+		if (opt == 'k') {
+			kconfig = optarg;
+			continue;
+		}
 		if (!cmd_option(opt, &o)) {
 			print_help(stderr);
 			return EXIT_USAGE;
@@ -988,6 +1000,8 @@ int main(int argc, char **argv)
 	argv += optind;
 	if (sysfs_root)
 		root = sysfs_root;
+	if (kconfig && strcmp(cmd, "doctor"))
+		die(EXIT_USAGE, "--kconfig is an option of doctor only");
 
 	if (!strcmp(cmd, "json-validate"))
 		return argc ? (print_help(stderr), EXIT_USAGE) : cmd_json_validate();
@@ -1038,6 +1052,10 @@ int main(int argc, char **argv)
 		if (!need_args(cmd, argc, 0))
 			return EXIT_USAGE;
 		return cmd_md();
+	} else if (!strcmp(cmd, "doctor")) {
+		if (!need_args(cmd, argc, 0))
+			return EXIT_USAGE;
+		return cmd_doctor(kconfig);
 	}
 	fprintf(stderr, "ecdmactl: unknown command '%s'\n", cmd);
 	print_help(stderr);

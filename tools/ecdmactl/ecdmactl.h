@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ecdmactl's shared pieces: exit codes, the sysfs and JSON helpers of
- * ecdmactl.c, and the md command (md.c).
+ * ecdmactl.c, and the md (md.c) and doctor (doctor.c) commands.
  */
 #ifndef ECDMACTL_H
 #define ECDMACTL_H
@@ -20,10 +20,11 @@ enum {
 	EXIT_PERM = 5,		/* permission denied */
 	EXIT_BUSY = 6,		/* needs idle channels (EBUSY) */
 	EXIT_IO = 7,		/* any other error, unexpected content */
+	EXIT_PROBLEM = 8,	/* doctor: a warn or error finding */
 };
 
 extern const char *root;	/* sysfs mount point, "/sys" */
-extern const char *top_root;	/* --root: a fake host (tests) */
+extern const char *top_root;	/* --root: prefix of /proc and /boot */
 extern char devdir[1024];	/* the ecdma platform device */
 extern int json;
 extern const char *const ops[];	/* memcpy ... interrupt */
@@ -89,5 +90,8 @@ int state_field(const char *state, const char *key, char *out, size_t len);
 int md_scan(const struct ecdma_view *v, struct md_array **arrays);
 void md_free(struct md_array *a, int n);
 int cmd_md(void);
+
+/* doctor.c */
+int cmd_doctor(const char *kconfig);
 
 #endif /* ECDMACTL_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ecdmactl md: every md array (/sys/block/md<N>/md/), and whether
- * async_tx can hand its parity to ecdma now; when not, why.  ecdma's
- * counters are per device, never per array.
+ * async_tx can hand its parity to ecdma now; when not, why.  Also read by
+ * doctor.c.  ecdma's counters are per device, never per array.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -201,11 +201,11 @@ static void md_judge(const struct ecdma_view *v, struct md_array *a)
 			say(a, MD_BLOCKED,
 			    "ecdma is loaded but registered no device");
 			snprintf(a->fix, sizeof(a->fix),
-				 "dmesg | grep ecdma says why the probe refused");
+				 "dmesg | grep ecdma says why the probe refused; ecdmactl doctor");
 		} else {
 			say(a, MD_BLOCKED, "ecdma is not loaded");
 			snprintf(a->fix, sizeof(a->fix),
-				 "modprobe ecdma; dmesg | grep ecdma if it refuses");
+				 "modprobe ecdma; ecdmactl doctor if it refuses");
 		}
 		return;
 	}
