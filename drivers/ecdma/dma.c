@@ -24,6 +24,7 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
+#include "ecdma_trace.h"
 #include "front.h"
 
 static void ecdma_chan_post(struct ecdma_chan *ch);
@@ -47,6 +48,8 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	d->t_submit = ktime_get_ns();
 	spin_lock_irqsave(&ch->lock, flags);
 	cookie = ecdma_cookie_assign(tx);
+	/* under the lock: a channel's events keep its cookie order */
+	trace_ecdma_desc_submit(d, cookie);
 	list_add_tail(&d->node, &ch->submitted);
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending + 1);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -89,6 +92,8 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 					     struct ecdma_desc, node))) {
 		ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
 		if (ret && !ecdma_post_transient(ret)) {
+			trace_ecdma_decline(ch, d->x.type,
+					    ECDMA_DECLINE_REJECTED, ret);
 			dev_err_ratelimited(ch->front->dev,
 					    "chan%u: EC provider rejected an operation (%d); it will not run\n",
 					    ch->idx, ret);
@@ -138,19 +143,22 @@ static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 {
 	void (*done)(struct ecdma_ec_wr *wr) = wr->done;
 	void *ctx = wr->ctx;
+	const struct ecdma_desc *d = ctx;
+	int err = wr->status;
 	bool finished;
-	int tries;
+	int tries = 0;
 
 	this_cpu_inc(ch->stats->faults);
 	if (!ch->fb_calc)
-		return;
+		goto out;
 	wr->done = ecdma_fb_done;
 	wr->ctx = &finished;
-	for (tries = 0; tries < ECDMA_FB_TRIES; tries++) {
+	while (tries < ECDMA_FB_TRIES) {
 		finished = false;
 		/* the WR left @ch->calc's lists: ->done may repost it */
 		if (ecdma_ec_post_nokick(ch->fb_calc, wr))
 			break;
+		tries++;
 		while (!READ_ONCE(finished))
 			ecdma_ec_progress(ch->fb_calc);
 		if (!wr->status)
@@ -160,6 +168,8 @@ static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 	wr->ctx = ctx;
 	if (!wr->status)
 		this_cpu_inc(ch->stats->fallbacks);
+out:
+	trace_ecdma_fallback(ch, d->x.type, err, tries, wr->status);
 }
 
 /* Callback returned: recycle @d or park it until acked; ch->lock held */
@@ -201,6 +211,7 @@ void ecdma_chan_callbacks(struct tasklet_struct *t)
 			return;
 
 		tx = &d->txd;
+		trace_ecdma_desc_callback(d, aborted);
 		if (!aborted)
 			ecdma_desc_callback_invoke(tx, &d->res);
 		tx->callback = NULL;
@@ -227,6 +238,7 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	unsigned long flags;
 	bool callback;
 	bool ran;
+	u64 ns;
 
 	/* md has no error path: redo what the provider failed, here */
 	if (wr->status && wr->opcode == x->opcode)
@@ -238,8 +250,8 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 				   ecdma_xlate_result_all(x);
 	d->res.result = ran ? DMA_TRANS_NOERROR : DMA_TRANS_ABORTED;
 	d->res.residue = 0;
+	ns = ktime_get_ns() - d->t_submit;
 	if (ran) {
-		u64 ns = ktime_get_ns() - d->t_submit;
 		int b = ns >> ECDMA_LAT_SHIFT ? ilog2(ns) - ECDMA_LAT_SHIFT + 1 : 0;
 
 		this_cpu_inc(ch->stats->ops[x->type]);
@@ -254,6 +266,11 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 					    "chan%u: operation failed: %d\n",
 					    ch->idx, wr->status);
 	}
+
+	/* before the cookie completes: the client may reuse @d after it */
+	trace_ecdma_desc_complete(d, ran ? 0 : wr->status ?: d->err ?: -ECANCELED,
+				  ns, !d->aborted && (tx->callback ||
+						      tx->callback_result));
 
 	/* a waiter that sees the cookie complete finds the pages unmapped */
 	dma_descriptor_unmap(tx);
@@ -396,9 +413,14 @@ static void ecdma_synchronize(struct dma_chan *chan)
  */
 static void ecdma_front_copies(struct ecdma_front *front)
 {
+	enum dmaengine_alignment align = front->nr_private ? front->align :
+					 ECDMA_ALIGN_DECLINE;
+
 	lockdep_assert_held(&front->cfg_lock);
-	WRITE_ONCE(front->dma.copy_align, front->nr_private ? front->align :
-					  ECDMA_ALIGN_DECLINE);
+	if (front->dma.copy_align == align)
+		return;
+	WRITE_ONCE(front->dma.copy_align, align);
+	trace_ecdma_accept(ECDMA_ACCEPT_COPY, align == front->align, align);
 }
 
 static int ecdma_alloc_chan_resources(struct dma_chan *chan)

@@ -17,6 +17,7 @@
 #include <linux/sysfs.h>
 
 #include "ec_priv.h"
+#include "ecdma_trace.h"
 #include "gf.h"
 
 static DEFINE_MUTEX(ecdma_ec_providers_lock); /* guards ecdma_ec_providers */
@@ -256,6 +257,7 @@ struct ecdma_ec_calc *ecdma_ec_alloc_calc(struct ecdma_ec_provider *prov,
 	ret = prov->ops->calc_init(calc);
 	if (ret)
 		goto err_put_provider;
+	trace_ecdma_ec_calc_alloc(calc);
 	return calc;
 
 err_put_provider:
@@ -284,6 +286,7 @@ static void ecdma_ec_flush(struct ecdma_ec_calc *calc, struct list_head *list,
 		wr->status = -ECANCELED;
 		wr->result = 0;
 		ecdma_ec_stat_add(calc, ECDMA_EC_STAT_CANCELED, 1);
+		trace_ecdma_ec_complete(calc, wr, wr->status);
 		if (wr->done)
 			wr->done(wr);
 	}
@@ -310,6 +313,7 @@ void ecdma_ec_dealloc_calc(struct ecdma_ec_calc *calc)
 	if (IS_ERR_OR_NULL(calc))
 		return;
 	prov = calc->prov;
+	trace_ecdma_ec_calc_free(calc);
 
 	spin_lock_irqsave(&calc->lock, flags);
 	calc->dead = true;

@@ -9,6 +9,7 @@
 #include <linux/spinlock.h>
 
 #include "ec_priv.h"
+#include "ecdma_trace.h"
 
 /**
  * ecdma_ec_admit() - every post's admission: take an inflight slot
@@ -53,6 +54,8 @@ static int __ecdma_ec_post(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr,
 		list_add_tail(&wr->node, &calc->pending);
 		kick = may_kick && !calc->owned;
 	}
+	/* under the lock: once queued, an executor may complete @wr */
+	trace_ecdma_ec_post(calc, wr, ret);
 	spin_unlock_irqrestore(&calc->lock, flags);
 
 	if (kick)
@@ -341,6 +344,7 @@ void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,
 					   mem->num_code_sge));
 		if (wr->status)
 			ecdma_ec_stat_add(calc, ECDMA_EC_STAT_ERRORS, 1);
+		trace_ecdma_ec_complete(calc, wr, wr->status);
 	}
 
 	spin_lock_irqsave(&calc->lock, flags);

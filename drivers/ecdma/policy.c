@@ -24,6 +24,7 @@
 #include <linux/major.h>
 #include <trace/events/block.h>
 
+#include "ecdma_trace.h"
 #include "front.h"
 
 /* Window of the idle sampling */
@@ -66,6 +67,7 @@ static void ecdma_policy_set(struct ecdma_front *front, bool accept)
 		   accept ? front->align : ECDMA_ALIGN_DECLINE);
 	WRITE_ONCE(p->accepting, accept);
 	p->switches++;
+	trace_ecdma_accept(ECDMA_ACCEPT_PQ, accept, front->dma.pq_align);
 }
 
 /* Queue the parked trial work; xchg(): only one of its wakers does */
@@ -210,6 +212,8 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 		p->ab_chan.device = dma;
 		ret = ecdma_policy_chan_register(dma, &p->ab_chan);
 		if (ret) {
+			trace_ecdma_table_leave(ret, p->ab_switches,
+						p->trial.slot);
 			dev_warn_ratelimited(front->dev,
 					     "cannot leave the channel table (%d); staying in\n",
 					     ret);
@@ -226,6 +230,27 @@ static void ecdma_policy_table(struct ecdma_front *front, bool out)
 	}
 	p->ab_chan_on = out;
 	WRITE_ONCE(p->ab_switches, p->ab_switches + 1);
+	if (out)
+		trace_ecdma_table_leave(0, p->ab_switches, p->trial.slot);
+	else
+		trace_ecdma_table_join(0, p->ab_switches, p->trial.slot);
+}
+
+/* The trial events of a slot that ended (@s): @was is the state before */
+static void ecdma_policy_trace_slot(const struct ecdma_trial *was,
+				    const struct ecdma_trial *t,
+				    const struct ecdma_trial_sample *s,
+				    bool was_out)
+{
+	if (was->slot)
+		trace_ecdma_trial_slot(was->slot, was_out, was->tkind, s);
+	if (t->trials != was->trials)
+		trace_ecdma_trial_verdict(t, t->kept != was->kept,
+					  t->thin_trials != was->thin_trials,
+					  t->aborted != was->aborted);
+	/* from rest or idle, or a first win confirmed at once */
+	if (t->slot == 1)
+		trace_ecdma_trial_start(t);
 }
 
 /* One slot: account its I/O, let trial.c place the next; may sleep */
@@ -259,9 +284,13 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		ecdma_policy_table(front, mode != ECDMA_OFFLOAD_ALWAYS && busy);
 		park = true;
 	} else if (!resumed) {
+		const struct ecdma_trial was = *t;
+		bool out;
+
 		/* parked for a while, the I/O so far is not one slot's */
-		ecdma_policy_table(front, ecdma_trial_slot(t, &s,
-							   p->withdrawn));
+		out = ecdma_trial_slot(t, &s, p->withdrawn);
+		ecdma_policy_trace_slot(&was, t, &s, p->withdrawn);
+		ecdma_policy_table(front, out);
 		/* without a load to judge the device rests out of the table */
 		park = ecdma_trial_resting(t);
 	}
@@ -294,6 +323,7 @@ void ecdma_policy_set_mode(struct ecdma_front *front, enum ecdma_offload mode)
 {
 	struct ecdma_policy *p = &front->policy;
 
+	trace_ecdma_mode(READ_ONCE(p->offload), mode);
 	WRITE_ONCE(p->offload, mode);
 	/* the deferrable timer may not run on idle CPUs for a long time */
 	ecdma_policy_unpark(p);

@@ -15,6 +15,7 @@
 #include <linux/error-injection.h>
 #include <linux/slab.h>
 
+#include "ecdma_trace.h"
 #include "front.h"
 
 /* xlate.c is pure code and mirrors these kernel definitions. */
@@ -120,12 +121,14 @@ static void ecdma_desc_reap(struct ecdma_chan *ch, bool full)
 }
 
 /*
- * Take a free descriptor with room for @nsrc sources: from the free list,
- * else from completed ones, else a new one below desc_max.  NULL: all in
- * flight or recently completed and unacked (or no memory for the room);
- * issue_pending (run inline), the clients' acks and time clear that.
+ * Take a free descriptor with room for @nsrc sources of an @op: from the
+ * free list, else from completed ones, else a new one below desc_max.
+ * NULL: all in flight or recently completed and unacked (or no memory for
+ * the room); issue_pending (run inline), the clients' acks and time clear
+ * that.
  */
 static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
+					 enum ecdma_op_type op,
 					 unsigned int nsrc)
 {
 	unsigned int limit = READ_ONCE(ch->front->desc_max);
@@ -170,7 +173,10 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 room:
 	if (d && !ecdma_desc_room(d, nsrc)) {
 		ecdma_desc_put(ch, d);
+		trace_ecdma_decline(ch, op, ECDMA_DECLINE_NO_ROOM, -ENOMEM);
 		d = NULL;
+	} else if (!d) {
+		trace_ecdma_decline(ch, op, ECDMA_DECLINE_POOL_DRY, -EBUSY);
 	}
 	if (!d) {
 		/* the client's retry calls issue_pending: run work there */
@@ -181,22 +187,27 @@ room:
 }
 
 /*
- * Finish a prep call: @ret is the translation's result.  Copies nothing
- * from the caller (xlate already did), writes nothing through @result
- * before completion, and never pre-acks.
+ * Finish a prep call of an @op: @ret is the translation's result.  Copies
+ * nothing from the caller (xlate already did), writes nothing through
+ * @result before completion, and never pre-acks.
  */
 static struct dma_async_tx_descriptor *
-ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
-		   unsigned long flags, enum sum_check_flags *result)
+ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
+		   enum ecdma_op_type op, int ret, unsigned long flags,
+		   enum sum_check_flags *result)
 {
 	struct ecdma_front *front = ch->front;
 	struct dma_async_tx_descriptor *tx = &d->txd;
 	struct ecdma_xlate_wr *x = &d->x;
 	unsigned int i;
 
-	if (!ret && x->opcode != ECDMA_EC_OP_NOP &&
-	    !IS_ALIGNED(x->len, front->caps.block_align))
+	if (ret) {
+		trace_ecdma_decline(ch, op, ECDMA_DECLINE_INVALID, ret);
+	} else if (x->opcode != ECDMA_EC_OP_NOP &&
+		   !IS_ALIGNED(x->len, front->caps.block_align)) {
+		trace_ecdma_decline(ch, op, ECDMA_DECLINE_ALIGN, -EINVAL);
 		ret = -EINVAL;
+	}
 	if (ret) {
 		dev_err_ratelimited(front->dev,
 				    "chan%u: operation rejected (%d): bad source count or length\n",
@@ -211,10 +222,12 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
 		d->err = ecdma_addr_to_cpu(front, &x->data[i].addr, x->len);
 	for (i = 0; i < x->nr_code && !d->err; i++)
 		d->err = ecdma_addr_to_cpu(front, &x->code[i].addr, x->len);
-	if (d->err)
+	if (d->err) {
+		trace_ecdma_decline(ch, op, ECDMA_DECLINE_UNMAPPED, d->err);
 		dev_err_ratelimited(front->dev,
 				    "chan%u: address not mapped, or not RAM in the direct map; the operation will not run\n",
 				    ch->idx);
+	}
 
 	d->result = result;
 	d->aborted = false;
@@ -243,6 +256,7 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d, int ret,
 	tx->callback_result = NULL;
 	tx->callback_param = NULL;
 	tx->unmap = NULL;
+	trace_ecdma_desc_prep(d);
 	return tx;
 }
 
@@ -265,13 +279,13 @@ ecdma_prep_memcpy(struct dma_chan *chan, dma_addr_t dst, dma_addr_t src,
 		  size_t len, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch, 1);
+	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_MEMCPY, 1);
 
 	if (!d) {
 		ecdma_prep_full(ch, dst, &src, 1);
 		return NULL;
 	}
-	return ecdma_desc_prepare(ch, d,
+	return ecdma_desc_prepare(ch, d, ECDMA_OP_MEMCPY,
 				  ecdma_xlate_memcpy(&d->x, dst, src, len),
 				  flags, NULL);
 }
@@ -281,13 +295,13 @@ ecdma_prep_xor(struct dma_chan *chan, dma_addr_t dst, dma_addr_t *src,
 	       unsigned int src_cnt, size_t len, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
+	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_XOR, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, dst, src, src_cnt);
 		return NULL;
 	}
-	return ecdma_desc_prepare(ch, d,
+	return ecdma_desc_prepare(ch, d, ECDMA_OP_XOR,
 				  ecdma_xlate_xor(&d->x, dst, src, src_cnt, len),
 				  flags, NULL);
 }
@@ -298,13 +312,13 @@ ecdma_prep_xor_val(struct dma_chan *chan, dma_addr_t *src,
 		   enum sum_check_flags *result, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
+	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_XOR_VAL, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
 	}
-	return ecdma_desc_prepare(ch, d,
+	return ecdma_desc_prepare(ch, d, ECDMA_OP_XOR_VAL,
 				  ecdma_xlate_xor_val(&d->x, src, src_cnt, len),
 				  flags, result);
 }
@@ -315,14 +329,14 @@ ecdma_prep_pq(struct dma_chan *chan, dma_addr_t *dst, dma_addr_t *src,
 	      unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
+	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_PQ, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, 0, dst, 2);
 		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
 	}
-	return ecdma_desc_prepare(ch, d,
+	return ecdma_desc_prepare(ch, d, ECDMA_OP_PQ,
 				  ecdma_xlate_pq(&d->x, dst, src, src_cnt, scf,
 						 len, flags),
 				  flags, NULL);
@@ -334,14 +348,14 @@ ecdma_prep_pq_val(struct dma_chan *chan, dma_addr_t *pq, dma_addr_t *src,
 		  enum sum_check_flags *pqres, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch, src_cnt);
+	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_PQ_VAL, src_cnt);
 
 	if (!d) {
 		ecdma_prep_full(ch, 0, pq, 2);
 		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
 	}
-	return ecdma_desc_prepare(ch, d,
+	return ecdma_desc_prepare(ch, d, ECDMA_OP_PQ_VAL,
 				  ecdma_xlate_pq_val(&d->x, pq, src, src_cnt,
 						     scf, len, flags),
 				  flags, pqres);
@@ -351,12 +365,12 @@ static struct dma_async_tx_descriptor *
 ecdma_prep_interrupt(struct dma_chan *chan, unsigned long flags)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
-	struct ecdma_desc *d = ecdma_desc_get(ch, 0);
+	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_INTERRUPT, 0);
 
 	if (!d)
 		return NULL;
 	ecdma_xlate_interrupt(&d->x);
-	return ecdma_desc_prepare(ch, d, 0, flags, NULL);
+	return ecdma_desc_prepare(ch, d, ECDMA_OP_INTERRUPT, 0, flags, NULL);
 }
 
 /* The prep callbacks of @dma */

@@ -36,6 +36,7 @@
 
 #include "ec_priv.h"
 #include "ecdma_compat_raid.h"
+#include "ecdma_trace.h"
 #include "prov_cpu.h"
 #include "gf.h"
 #include "gf_algo.h"
@@ -50,6 +51,9 @@
  * @x: execution context (tables, scratch, decode cache)
  * @xmem: allocation holding @x
  * @cur: request started in @x and not finished; owner only
+ * @algo: the GF algo @x was built with
+ * @tsnap: @x's counters when @cur started, for ecdma_exec_end's path
+ * @tsnap_ok: @tsnap was taken for @cur (the event was enabled then)
  */
 struct ecdma_cpu_calc {
 	struct ecdma_ec_calc *calc;
@@ -57,6 +61,9 @@ struct ecdma_cpu_calc {
 	struct ecdma_ec_xctx *x;
 	void *xmem;
 	struct ecdma_ec_wr *cur;
+	const struct ecdma_gf_algo *algo;
+	struct ecdma_ec_exec_stats tsnap;
+	bool tsnap_ok;
 };
 
 static struct workqueue_struct *ecdma_cpu_wq;
@@ -165,6 +172,39 @@ static void ecdma_cpu_kick(struct ecdma_ec_calc *calc)
 	preempt_enable();
 }
 
+/* @cc->cur starts: the events, and @x's counters to tell its path by */
+static void ecdma_cpu_trace_start(struct ecdma_cpu_calc *cc, bool inl)
+{
+	trace_ecdma_exec_start(cc->calc, cc->cur, inl, cc->algo->name, 0);
+	cc->tsnap_ok = trace_ecdma_exec_end_enabled();
+	if (cc->tsnap_ok)
+		cc->tsnap = *ecdma_ec_exec_stats(cc->x);
+}
+
+/* @wr finished (or failed unstarted): which kernels computed it */
+static void ecdma_cpu_trace_end(struct ecdma_cpu_calc *cc,
+				const struct ecdma_ec_wr *wr, bool inl)
+{
+	const struct ecdma_ec_exec_stats *st = ecdma_ec_exec_stats(cc->x);
+	const struct ecdma_ec_exec_stats *was = &cc->tsnap;
+	unsigned int path = 0;
+
+	if (cc->tsnap_ok && wr == cc->cur) {
+		if (st->fast_pq_bytes != was->fast_pq_bytes)
+			path |= ECDMA_PATH_RAID6;
+		if (st->fast_xor_bytes != was->fast_xor_bytes)
+			path |= ECDMA_PATH_XOR;
+		if (st->gf_bytes != was->gf_bytes)
+			path |= ECDMA_PATH_GF;
+		if (st->nofpu_bytes != was->nofpu_bytes)
+			path |= ECDMA_PATH_NOFPU;
+		if (st->nt_bytes != was->nt_bytes)
+			path |= ECDMA_PATH_NT;
+	}
+	cc->tsnap_ok = false;
+	trace_ecdma_exec_end(cc->calc, wr, inl, cc->algo->name, path);
+}
+
 /*
  * One section, the calc owned with preemption off: runs within @budget and
  * CPU_SECTION_OPS, then completes what finished; returns how many.
@@ -179,6 +219,7 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 	LIST_HEAD(done);
 	int n = 0;
 	struct ecdma_ec_exec_policy pol;
+	bool inl = who == ECDMA_EC_STAT_INLINE_OPS;
 
 	ecdma_cpu_exec_policy(&pol);
 	ecdma_ec_exec_set_simd(x, ecdma_cpu_simd_ok());
@@ -195,13 +236,20 @@ static int ecdma_cpu_section(struct ecdma_cpu_calc *cc, long budget,
 				 * any later WR starts (->done may redo it,
 				 * later WRs may need its outputs).
 				 */
+				if (trace_ecdma_exec_end_enabled())
+					ecdma_cpu_trace_end(cc, wr, inl);
 				list_add_tail(&wr->node, &done);
 				n++;
 				break;
 			}
 			cc->cur = wr;
+			if (trace_ecdma_exec_start_enabled() ||
+			    trace_ecdma_exec_end_enabled())
+				ecdma_cpu_trace_start(cc, inl);
 		}
 		if (ecdma_ec_exec_run(x, &budget)) {
+			if (trace_ecdma_exec_end_enabled())
+				ecdma_cpu_trace_end(cc, cc->cur, inl);
 			list_add_tail(&cc->cur->node, &done);
 			cc->cur = NULL;
 			n++;
@@ -306,6 +354,7 @@ static int ecdma_cpu_calc_init(struct ecdma_ec_calc *calc)
 		goto err_free_xmem;
 	}
 	cc->calc = calc;
+	cc->algo = cfg.algo;
 	INIT_WORK(&cc->work, ecdma_cpu_work);
 	calc->prov_priv = cc;
 	return 0;

@@ -119,7 +119,7 @@ int ecdma_rdma_ec_send(struct ecdma_rdma_ec_send *es)
 	ret = ecdma_ec_post(es->calc, &cw->wr);
 	if (ret) {
 		atomic_dec(&op->pending);
-		ecdma_rdma_op_abort(op);
+		ecdma_rdma_op_abort(op, ret);
 		return ret;
 	}
 	for (i = 0; i < k; i++) {
@@ -289,7 +289,7 @@ int ecdma_rdma_recv_ec_send(struct ecdma_rdma_recv_ec_send *r)
 			ret = ecdma_rdma_op_send(op, &r->send[s]);
 		if (ret && !s) {
 			/* nothing posted: report it here, not via ->done */
-			ecdma_rdma_op_abort(op);
+			ecdma_rdma_op_abort(op, ret);
 			return ret;
 		}
 	}
@@ -399,7 +399,7 @@ int ecdma_rdma_recv_ec(struct ecdma_rdma_recv_ec *r)
 	if (!nrecv) {
 		ret = ecdma_rdma_op_calc(op, r->calc, cw);
 		if (ret) {
-			ecdma_rdma_op_abort(op);
+			ecdma_rdma_op_abort(op, ret);
 			return ret;
 		}
 		ecdma_rdma_op_put(op);
@@ -410,7 +410,7 @@ int ecdma_rdma_recv_ec(struct ecdma_rdma_recv_ec *r)
 			continue;
 		ret = ecdma_rdma_op_recv(op, &r->recv[i]);
 		if (ret && first) {
-			ecdma_rdma_op_abort(op);
+			ecdma_rdma_op_abort(op, ret);
 			return ret;
 		}
 		first = false;

@@ -21,6 +21,7 @@
 #include <linux/string.h>
 
 #include "rdma_priv.h"
+#include "rdma_trace.h"
 
 /* how often the watchdog looks while primitives with a timeout run */
 #define ECDMA_RDMA_WATCHDOG_TICK	(HZ / 10)
@@ -28,6 +29,40 @@
 void ecdma_rdma_op_error(struct ecdma_rdma_op *op, int err)
 {
 	atomic_cmpxchg(&op->err, 0, err);
+}
+
+/* The blocks a primitive moves or computes, and their size: its events' */
+static u32 ecdma_rdma_op_blocks(struct ecdma_rdma_op *op, u32 *bs)
+{
+	struct ecdma_rdma_recv_ec_send *res;
+	struct ecdma_rdma_ec_send *es;
+	struct ecdma_rdma_recv_ec *re;
+
+	switch (op->kind) {
+	case ECDMA_RDMA_OP_EC_SEND:
+		es = container_of(op, struct ecdma_rdma_ec_send, op);
+		*bs = es->block_size;
+		return es->enc.mem.num_data_sge + es->enc.mem.num_code_sge;
+	case ECDMA_RDMA_OP_RECV_EC_SEND:
+		/* the local blocks and the partial result */
+		res = container_of(op, struct ecdma_rdma_recv_ec_send, op);
+		*bs = res->block_size;
+		return res->nr_local + 1;
+	case ECDMA_RDMA_OP_RECV_EC:
+		re = container_of(op, struct ecdma_rdma_recv_ec, op);
+		*bs = re->block_size;
+		return re->dec.mem.num_data_sge + re->dec.mem.num_code_sge;
+	default:
+		*bs = 0;
+		return 0;
+	}
+}
+
+static void ecdma_rdma_op_trace_end(struct ecdma_rdma_op *op, int status)
+{
+	u32 bs, blocks = ecdma_rdma_op_blocks(op, &bs);
+
+	trace_ecdma_rdma_op_end(op, op->kind, blocks, bs, status);
 }
 
 int ecdma_rdma_op_start(struct ecdma_rdma_op *op, struct ecdma_rdma_dev *dev,
@@ -44,6 +79,11 @@ int ecdma_rdma_op_start(struct ecdma_rdma_op *op, struct ecdma_rdma_dev *dev,
 	INIT_LIST_HEAD(&op->node);
 	if (!ecdma_rdma_begin(dev))
 		return -ENODEV;
+	if (trace_ecdma_rdma_op_start_enabled()) {
+		u32 bs, blocks = ecdma_rdma_op_blocks(op, &bs);
+
+		trace_ecdma_rdma_op_start(op, kind, blocks, bs, 0);
+	}
 	if (op->timeout_ms) {
 		op->deadline = jiffies + msecs_to_jiffies(op->timeout_ms);
 		spin_lock_irqsave(&dev->lock, flags);
@@ -54,12 +94,14 @@ int ecdma_rdma_op_start(struct ecdma_rdma_op *op, struct ecdma_rdma_dev *dev,
 	return 0;
 }
 
-/* Nothing was posted: forget the primitive, ->done does not run. */
-void ecdma_rdma_op_abort(struct ecdma_rdma_op *op)
+/* Nothing was posted (@err): forget the primitive, ->done does not run. */
+void ecdma_rdma_op_abort(struct ecdma_rdma_op *op, int err)
 {
 	struct ecdma_rdma_dev *dev = op->dev;
 	unsigned long flags;
 
+	if (trace_ecdma_rdma_op_end_enabled())
+		ecdma_rdma_op_trace_end(op, err);
 	spin_lock_irqsave(&dev->lock, flags);
 	list_del_init(&op->node);
 	spin_unlock_irqrestore(&dev->lock, flags);
@@ -89,6 +131,8 @@ void ecdma_rdma_op_put(struct ecdma_rdma_op *op)
 	atomic64_inc(&dev->ops_done);
 	if (err)
 		atomic64_inc(&dev->ops_failed);
+	if (trace_ecdma_rdma_op_end_enabled())
+		ecdma_rdma_op_trace_end(op, err);
 	op->done(op);		/* may free @op */
 	ecdma_rdma_end(dev);
 }

@@ -143,7 +143,7 @@ void ecdma_rdma_dev_free_qps(struct ecdma_rdma_dev *dev);
 void ecdma_rdma_op_error(struct ecdma_rdma_op *op, int err);
 int ecdma_rdma_op_start(struct ecdma_rdma_op *op, struct ecdma_rdma_dev *dev,
 			enum ecdma_rdma_op_kind kind);
-void ecdma_rdma_op_abort(struct ecdma_rdma_op *op);
+void ecdma_rdma_op_abort(struct ecdma_rdma_op *op, int err);
 void ecdma_rdma_op_put(struct ecdma_rdma_op *op);
 int ecdma_rdma_op_send(struct ecdma_rdma_op *op, struct ecdma_rdma_xfer *x);
 int ecdma_rdma_op_recv(struct ecdma_rdma_op *op, struct ecdma_rdma_xfer *x);
