@@ -15,7 +15,10 @@
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/jiffies.h>
+#include <linux/minmax.h>
 #include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -406,7 +409,8 @@ static inline int kr_stripe_alloc(struct kr_net *net, struct kr_stripe *st,
 				  struct ecdma_ec_calc *calc, u32 bs,
 				  struct rnd_state *rnd)
 {
-	u8 *in[KR_MAXB];
+	u8 *in[KR_MAXB], *at[KR_MAXB], *out[KR_MAXB];
+	u32 off, len;
 	int i, n;
 
 	memset(st, 0, sizeof(*st));
@@ -435,8 +439,17 @@ static inline int kr_stripe_alloc(struct kr_net *net, struct kr_stripe *st,
 			     st->refcode + (i - st->k) * (size_t)bs;
 		in[i] = st->src[i]->addr;
 	}
-	ktest_ref(bs, st->k, st->m, ecdma_ec_calc_matrix(calc), in,
-		  st->ref + st->k, false);
+	/* a byte at a time: MiB blocks take seconds in TCG, so yield */
+	for (off = 0; off < bs; off += len) {
+		len = min_t(u32, bs - off, SZ_64K);
+		for (i = 0; i < n; i++) {
+			at[i] = in[i] + off;
+			out[i] = st->ref[i] + off;
+		}
+		ktest_ref(len, st->k, st->m, ecdma_ec_calc_matrix(calc), at,
+			  out + st->k, false);
+		cond_resched();
+	}
 	return 0;
 }
 
