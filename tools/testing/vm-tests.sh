@@ -170,14 +170,16 @@ run_one() {
 			--append "module.sig_enforce=1 $append" -- selftests/vm/sig_enforce.sh
 	elif [ "$cpu" = fabric ]; then
 		# NVMe-oF over tcp and Soft-RoCE, -cpu max (about 4 min on a
-		# stock kernel; a stuck script is cut off after 10).  The
+		# stock kernel; a stuck script is cut off after 20, as in the
+		# max lanes: fabric_nodes' two rebuilds over rxe, under host
+		# I/O, took 324 s beside three boots and passed 600 once).  The
 		# whole boot may take 2700 s as a max lane's: on a slow host
 		# beside a cold debug-kernel build its guest ran at 0.4 CPU
 		# and took 1200 s for four scripts that were all progressing
 		tmo=2700
 		[ "$tag" = debug ] && tmo=4800
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu max --tcg $tcg \
-			--timeout $tmo --test-timeout 600 --append "$append" -- "${fabric[@]}"
+			--timeout $tmo --test-timeout 1200 --append "$append" -- "${fabric[@]}"
 	elif [ "$cpu" = qemu64 ]; then
 		# scalar fallbacks: the algo-dependent part of the suite
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu qemu64 --tcg $tcg \
