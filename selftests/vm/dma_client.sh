@@ -10,14 +10,57 @@
 # posts), and once under "auto" while it spreads (starts async_tx's work
 # at submit); and a client that never acks, on a pool lowered to 32: its
 # completed descriptors are reused after a second, and counted.  Needs
-# the channels free: runs before async_tx holds them.
+# the channels free: runs before async_tx holds them.  Each run's
+# refusals are traced: ecdma_decline (tracefs) fires once per descriptor
+# that cannot run, with its reason, and for nothing else.
 . /ecdma/lib.sh
 
+T=/sys/kernel/tracing
+DECL=$T/events/ecdma/ecdma_decline
+# what every run of the default tests provokes, as <why>:<op>:<count>
+# sorted: test_failed_ops_complete's PQ with P == Q, which the provider
+# refuses at post (rejected), and its XOR on DMA_MAPPING_ERROR (unmapped);
+# test_non_ram_refused's three non-RAM ranges, copied to and from
+# (6 memcpy unmapped).  The module fails unless each of them was refused.
+DECL_RUN="rejected:pq:1 unmapped:memcpy:6 unmapped:xor:1"
+
+# decline_clear: an empty trace buffer before a run
+decline_clear() {
+	[ -z "$DECL" ] || : >$T/trace
+}
+
+# decline_check <tag> "<why>:<op>:<count>...": the run since decline_clear
+# traced exactly these ecdma_decline events (sorted), and no other
+decline_check() {
+	[ -n "$DECL" ] || return 0
+	cat $T/trace >/tmp/decline.txt
+	: >$T/trace
+	got=$(sed -n 's/.* ecdma_decline: .* op=\([a-z_]*\) why=\([a-z_]*\) .*/\2:\1/p' \
+		/tmp/decline.txt | sort | uniq -c |
+		awk '{ printf "%s%s:%s", (NR > 1 ? " " : ""), $2, $1 }')
+	errs=$(sed -n 's/.* why=\([a-z_]*\) err=\(-*[0-9]*\).*/\1=\2/p' \
+		/tmp/decline.txt | sort -u | tr '\n' ' ')
+	[ "$got" = "$2" ] && ktap_ok "$1_declines_traced # $got (err: ${errs% })" ||
+		ktap_fail "$1_declines_traced # traced '$got' (err: ${errs% }), expected '$2'"
+}
+
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
+# ecdma_decline alone, on: no other event of ecdma's
+[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+if [ -w $DECL/enable ]; then
+	echo 0 >$T/events/ecdma/enable
+	: >$T/trace
+	echo 1 >$DECL/enable
+else
+	DECL=
+	ktap_skip declines_traced "no tracefs or no events/ecdma (CONFIG_EVENT_TRACING)"
+fi
 for ii in 1 0; do
 	echo $ii >"$ECDMA_DEV/inline_issue"
 	e0=$(ecdma_stat memcpy_errors)
+	decline_clear
 	kmod_ktap ecdma_dma_client_test "client_inline_issue_$ii"
+	decline_check "client_inline_issue_$ii" "$DECL_RUN"
 	# the refused non-RAM copies were counted as errors, not run
 	ktap_check "client_inline_issue_${ii}_errors_counted" \
 		[ "$(ecdma_stat memcpy_errors)" -gt "$e0" ]
@@ -27,7 +70,11 @@ echo 1 >"$ECDMA_DEV/inline_issue"
 dm=$(cat "$ECDMA_DEV/desc_max")
 echo 32 >"$ECDMA_DEV/desc_max"
 u0=$(ecdma_stat unacked_reused)
+decline_clear
 kmod_ktap ecdma_dma_client_test client_unacked tests=32
+# the pool runs dry twice: the copy that ends the unacked loop (whatever
+# the count before it) and the one that must fail right after
+decline_check client_unacked pool_dry:memcpy:2
 ktap_check client_unacked_counted [ "$(ecdma_stat unacked_reused)" -gt "$u0" ]
 echo "$dm" >"$ECDMA_DEV/desc_max"
 # "auto" (the default) on an idle machine spreads: async_tx's work starts
@@ -40,7 +87,14 @@ while ! grep -q 'spread=1' "$ECDMA_DEV/offload_state" && [ $w -lt 50 ]; do
 	w=$((w + 1))
 done
 ktap_diag "auto: $(cat "$ECDMA_DEV/offload_state")"
+decline_clear
 kmod_ktap ecdma_dma_client_test client_auto_spreading
+decline_check client_auto_spreading "$DECL_RUN"
 echo always >"$ECDMA_DEV/offload"
+# off again, the buffer empty: later scripts start clean
+if [ -n "$DECL" ]; then
+	echo 0 >$DECL/enable
+	: >$T/trace
+fi
 ktap_check ecdma_unloads modprobe -r ecdma
 ktap_exit
