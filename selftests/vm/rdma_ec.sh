@@ -11,12 +11,17 @@
 #    one of them holds the removal in its drain while new calls are tried.
 # Around them: ecdma loads without ib_core, sysfs reports the device's EC
 # capability, nothing is left in flight, ecdma_rdma and ecdma unload.
+# ecdma_rdma_test runs traced (tracefs, events/ecdma_rdma): a start and an
+# end per primitive ops_done counted, each ended with status 0, their
+# blocks and bytes those of the test's stripes.
 . /ecdma/lib.sh
 
 IP=/usr/sbin/ip		# iproute2: busybox's own ip applet would shadow it
 RXE=rxe_ec
 NETDEV=ecrxe0
 RDIR=$ECDMA_DEV/rdma
+T=/sys/kernel/tracing
+REV=$T/events/ecdma_rdma
 
 if ! [ -x $IP ] || ! command -v rdma >/dev/null ||
 	! modinfo rdma_rxe >/dev/null 2>&1; then
@@ -89,6 +94,56 @@ removal() {
 	ktap_check "${rname}_sysfs_dir_gone" rdir_wait absent
 }
 
+# rdma_events <file>: of the ecdma_rdma_op_start/_end lines in <file>,
+# "starts ends failed_ends bad unpaired ec_send recv_ec_send recv_ec": bad
+# counts lines whose bytes are not blocks x block_size, whose block_size
+# is none of ecdma_rdma_test's (4 KiB, 16 KiB + 64, 64 KiB, 64 KiB + 64,
+# 1 MiB) or whose ec_send or recv_ec is not of an RS(4,2) or RS(10,4)
+# stripe (6 or 14 blocks), and copies them to <file>.bad; unpaired an end
+# without its op's start (same blocks, same block_size) or a start without
+# its end; the last three count the starts of each kind
+rdma_events() {
+	awk '
+		function v(k,  i) {
+			for (i = 1; i <= NF; i++)
+				if (index($i, k "=") == 1)
+					return substr($i, length(k) + 2)
+			return ""
+		}
+		/ ecdma_rdma_op_(start|end): / {
+			op = v("op"); kind = v("kind"); b = v("blocks") + 0
+			bs = v("block_size") + 0; st = v("status") + 0
+			if (v("bytes") + 0 != b * bs || b < 1 ||
+			    index(" 4096 16448 65536 65600 1048576 ", " " bs " ") == 0 ||
+			    ((kind == "ec_send" || kind == "recv_ec") &&
+			     b != 6 && b != 14)) {
+				bad++
+				print >FILENAME ".bad"
+			}
+			if (index($0, " ecdma_rdma_op_start: ")) {
+				s++
+				n[kind]++
+				if (op in open)
+					unpaired++
+				open[op] = b " " bs
+			} else {
+				e++
+				if (st != 0)
+					failed++
+				if (!(op in open) || open[op] != b " " bs)
+					unpaired++
+				delete open[op]
+			}
+		}
+		END {
+			for (op in open)
+				unpaired++
+			printf "%d %d %d %d %d %d %d %d\n", s, e, failed, bad,
+				unpaired, n["ec_send"], n["recv_ec_send"],
+				n["recv_ec"]
+		}' "$1"
+}
+
 start=$(date +%s)
 ktap_check ecdma_does_not_need_ib_core \
 	sh -c '! modinfo -F depends ecdma | grep -qw ib_core'
@@ -113,9 +168,57 @@ if command -v ecdmactl >/dev/null; then
 		'ecdmactl --json rdma | ecdmactl json-validate'
 fi
 
+# ecdma_rdma's events on for ecdma_rdma_test (every primitive succeeds,
+# their number and sizes are the test's); one clock for both vCPUs: a
+# primitive may end on another CPU than it started on
+[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+if [ -w $REV/enable ]; then
+	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
+	echo global >$T/trace_clock
+	: >$T/trace
+	echo 1 >$REV/enable
+else
+	REV=
+fi
+d0=$(cat $RDIR/$RXE/ops_done)
 t0=$(date +%s)
 kmod_ktap ecdma_rdma_test rdma_test dev=$RXE
 ktap_diag "ecdma_rdma_test took $(($(date +%s) - t0)) s"
+if [ -n "$REV" ]; then
+	echo 0 >$REV/enable
+	cat $T/trace >/tmp/rdma_trace.txt
+	lost=$(cat $T/per_cpu/cpu*/stats |
+		awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	: >$T/trace
+	echo "$clock" >$T/trace_clock
+	ops=$(($(cat $RDIR/$RXE/ops_done) - d0))
+	read -r ns ne nf bad unp es res re <<-EOF
+	$(rdma_events /tmp/rdma_trace.txt)
+	EOF
+	msg="ops_done +$ops: $ns starts, $ne ends, $lost lost"
+	[ "$ops" -gt 0 ] && [ "$ns" = "$ops" ] && [ "$ne" = "$ops" ] &&
+		[ "$lost" = 0 ] && ktap_ok "rdma_events_per_op # $msg" ||
+		ktap_fail "rdma_events_per_op # $msg"
+	[ "$ne" -gt 0 ] && [ "$nf" = 0 ] &&
+		ktap_ok "rdma_op_end_status_0 # $ne ends" ||
+		ktap_fail "rdma_op_end_status_0 # $nf of $ne ends failed"
+	[ "$ns" -gt 0 ] && [ "$bad" = 0 ] && [ "$unp" = 0 ] &&
+		ktap_ok "rdma_events_bytes_blocks # blocks x block_size, paired" ||
+		ktap_fail "rdma_events_bytes_blocks # $bad lines off, $unp unpaired"
+	[ "$bad" = 0 ] || head -4 /tmp/rdma_trace.txt.bad | sed 's/^ *//; s/^/# off: /'
+	# ec_send: RS(4,2) twice at 4 KiB, once at 64 KiB + 64 and 1 MiB;
+	# RS(10,4) twice at 4 KiB, once at 1 MiB.  recv_ec: the two central
+	# repairs.  recv_ec_send: the holders' receives, the chains' hops and
+	# the central repairs' senders
+	msg="ec_send $es, recv_ec_send $res, recv_ec $re"
+	[ "$es" = 7 ] && [ "$re" = 2 ] && [ "$res" -gt 0 ] &&
+		ktap_ok "rdma_events_kinds # $msg" ||
+		ktap_fail "rdma_events_kinds # $msg"
+	grep ' ecdma_rdma_op_' /tmp/rdma_trace.txt | head -4 |
+		sed 's/^ *//; s/^/# /'
+else
+	ktap_skip rdma_events_per_op "no tracefs or no events/ecdma_rdma"
+fi
 ktap_check sysfs_idle_after_test idle
 ktap_check sysfs_no_failed_ops [ "$(cat $RDIR/$RXE/ops_failed)" = 0 ]
 ktap_check sysfs_ops_counted [ "$(cat $RDIR/$RXE/ops_done)" -gt 0 ]
