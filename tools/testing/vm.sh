@@ -288,6 +288,11 @@ start=$(date +%s)
 # (sched_clock_cpu, during the hotplug test).  The emulated TSC follows
 # the host clock: trusting it takes that patching out of every run.
 clock=tsc=reliable
+# The lockup and RCU stall detectors count wall-clock seconds, and a TCG
+# vCPU on a loaded host runs a fraction of them: rxe's softirq loop of a
+# 14 MiB ec_send ran 52 s on the debug kernel beside three boots.  At 60 s
+# they still catch a hang (syzbot's emulated runs widen them the same way).
+clock="$clock watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
 # --tcg single: the guest still has two CPUs, preempting each other at
 # every interrupt (QEMU switches vCPUs when one is kicked: an IPI, a timer),
 # but not running at the same instant.  Two boots share two host CPUs
