@@ -163,31 +163,6 @@ static void check_signing(void)
 
 /* ---- kernel config --------------------------------------------------- */
 
-static char *slurp_fd(int fd)
-{
-	size_t len = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
-	ssize_t r;
-
-	if (!buf)
-		die(EXIT_IO, "out of memory");
-	while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += r;
-		if (len + 1 == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die(EXIT_IO, "out of memory");
-		}
-	}
-	if (r < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = 0;
-	return buf;
-}
-
 static char *slurp(const char *path, int *err)
 {
 	char *buf;

@@ -842,16 +842,16 @@ static int js_value(int depth)
 }
 
 /* stdin holds JSON values (one or more, e.g. watch --json lines) */
-static int cmd_json_validate(void)
+/* all of @fd, NUL-terminated; NULL on a read error */
+char *slurp_fd(int fd)
 {
 	size_t len = 0, cap = 1 << 16;
 	char *buf = malloc(cap);
-	int n = 0;
-	size_t r;
+	ssize_t r;
 
 	if (!buf)
 		die(EXIT_IO, "out of memory");
-	while ((r = fread(buf + len, 1, cap - len - 1, stdin)) > 0) {
+	while ((r = read(fd, buf + len, cap - len - 1)) > 0) {
 		len += r;
 		if (len + 1 == cap) {
 			cap *= 2;
@@ -860,7 +860,21 @@ static int cmd_json_validate(void)
 				die(EXIT_IO, "out of memory");
 		}
 	}
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
 	buf[len] = 0;
+	return buf;
+}
+
+static int cmd_json_validate(void)
+{
+	char *buf = slurp_fd(STDIN_FILENO);
+	int n = 0;
+
+	if (!buf)
+		die(EXIT_IO, "cannot read stdin: %s", strerror(errno));
 	js = buf;
 	js_ws();
 	while (*js) {

@@ -30,6 +30,7 @@ extern int json;
 extern const char *const ops[];	/* memcpy ... interrupt */
 
 void die(int code, const char *fmt, ...);
+char *slurp_fd(int fd);
 int errno_exit(int err);
 int file_read(const char *path, char *buf, size_t len);
 int attr_read(const char *attr, char *buf, size_t len);
