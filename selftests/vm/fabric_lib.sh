@@ -12,7 +12,9 @@
 # rxe is occasionally slow to come up under TCG: creating the device and
 # connecting retry a bounded number of times; every retry is logged as a
 # "# fabric retry" diagnostic and counted (fab_retries), never hidden, and
-# running out of retries is a failure, not a skip.
+# running out of retries is a failure, not a skip.  Helpers that print
+# their result for $(...) send their diagnostics to stderr, which the
+# runner keeps in the script's output.
 
 FAB_IF=fab0
 FAB_RXE=rxe_fab
@@ -29,7 +31,7 @@ FAB_T0=$(cut -d' ' -f1 /proc/uptime)
 # fab_retry <what>: log and count one retry
 fab_retry() {
 	echo "$*" >>/tmp/fab_retries
-	ktap_diag "fabric retry: $*"
+	ktap_diag "fabric retry: $*" >&2
 }
 
 # fab_retries: how many retries so far
@@ -152,7 +154,8 @@ fab_target_clear() {
 # options are the kernel's, e.g. ctrl_loss_tmo=30,reconnect_delay=1,
 # fast_io_fail_tmo=2: bookworm's nvme-cli 2.3 has no --fast_io_fail_tmo).
 # Prints the controller (nvmeN).  A refused or timed-out connect is retried
-# (bounded).
+# (five tries, 10 s of pauses: on a CI host beside other boots three tries
+# 1 s apart once all failed).
 fab_connect() {
 	o="transport=$1,traddr=${4:-$FAB_ADDR},trsvcid=$2,nqn=$FAB_NQN:$3"
 	o="$o,hostnqn=$(cat /etc/nvme/hostnqn),hostid=$(cat /etc/nvme/hostid)"
@@ -172,12 +175,12 @@ fab_connect() {
 			return 0
 			;;
 		esac
-		[ $t -lt $FAB_TRIES ] || break
+		[ $t -lt $((FAB_TRIES + 2)) ] || break
 		fab_retry "connect $1 $3 (try $t): $(cat /tmp/fab_conn.err)"
+		sleep $t
 		t=$((t + 1))
-		sleep 1
 	done
-	ktap_diag "connect $1 $3 failed: $(cat /tmp/fab_conn.err); $(dmesg | tail -3)"
+	ktap_diag "connect $1 $3 failed: $(cat /tmp/fab_conn.err); $(dmesg | tail -5 | tr '\n' ' ')" >&2
 	return 1
 }
 
@@ -225,13 +228,13 @@ fab_ns_dev() {
 }
 
 # fab_wait_dev <name> [seconds]: wait for the namespace's block device
-# (the host scans namespaces after connecting); prints it
+# (the host scans namespaces after connecting; 60 s by default); prints it
 fab_wait_dev() {
 	i=0
 	while ! fab_ns_dev "$1"; do
-		if [ $i -ge $((${2:-30} * 10)) ]; then
+		if [ $i -ge $((${2:-60} * 10)) ]; then
 			# shellcheck disable=SC2012
-			ktap_diag "no namespace device for $1: $(ls /sys/block | tr '\n' ' ')/ $(ls -l /dev/nvme* 2>&1 | tr '\n' ' ')"
+			ktap_diag "no namespace device for $1: $(ls /sys/block | tr '\n' ' ')/ $(ls -l /dev/nvme* 2>&1 | tr '\n' ' ')" >&2
 			return 1
 		fi
 		usleep 100000

@@ -97,13 +97,21 @@ one_config() {
 	for tr in $PERF_FABRIC_TRANSPORTS; do
 		svc=4420
 		[ "$tr" = rdma ] && svc=4421
-		c=$(fab_connect "$tr" $svc md0) && d=$(fab_wait_dev md0) ||
+		# the previous transport's controller is gone before this
+		# connects (below); a host beside other boots can take a
+		# minute over either
+		c=$(fab_connect "$tr" $svc md0) ||
 			{ ktap_fail "connect_${tr}_${cfg}_$1"; continue; }
-		for w in $PERF_FABRIC_WORKLOADS; do
-			run_fio "$w" "$d" "nvmf-$tr-$PERF_FABRIC_ARRAY" "$w" "$1"
-		done
+		if d=$(fab_wait_dev md0 120); then
+			for w in $PERF_FABRIC_WORKLOADS; do
+				run_fio "$w" "$d" "nvmf-$tr-$PERF_FABRIC_ARRAY" "$w" "$1"
+			done
+		else
+			ktap_fail "namespace_${tr}_${cfg}_$1"
+		fi
 		fab_disconnect "$c"
-		fab_wait_state "$c" gone 30
+		fab_wait_state "$c" gone 120 ||
+			ktap_diag "$c still $(fab_ctrl_state "$c") 120 s after its delete"
 	done
 	fab_target_clear
 	mdadm --stop /dev/md0 >/dev/null 2>&1
