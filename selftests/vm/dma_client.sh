@@ -15,7 +15,7 @@
 # that cannot run, with its reason, and for nothing else.
 . /ecdma/lib.sh
 
-T=/sys/kernel/tracing
+T=$TRACEFS
 DECL=$T/events/ecdma/ecdma_decline
 # what every run of the default tests provokes, as <why>:<op>:<count>
 # sorted: test_failed_ops_complete's PQ with P == Q, which the provider
@@ -46,8 +46,7 @@ decline_check() {
 
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 # ecdma_decline alone, on: no other event of ecdma's
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-if [ -w $DECL/enable ]; then
+if trace_mount && [ -w $DECL/enable ]; then
 	echo 0 >$T/events/ecdma/enable
 	: >$T/trace
 	echo 1 >$DECL/enable

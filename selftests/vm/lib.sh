@@ -174,3 +174,32 @@ kmod_ktap_report() {
 		ktap_fail "${kt}_module_passed"
 	fi
 }
+
+# --- tracefs, for the scripts that read ecdma's events ---
+TRACEFS=/sys/kernel/tracing
+
+# trace_mount: tracefs mounted with its events; false on a kernel without
+# CONFIG_EVENT_TRACING
+trace_mount() {
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
+	[ -d $TRACEFS/events ]
+}
+
+# trace_lost: events the ring buffer dropped (overrun), over every CPU
+trace_lost() {
+	cat $TRACEFS/per_cpu/cpu*/stats |
+		awk '/^overrun:/ { s += $2 } END { print s + 0 }'
+}
+
+# TRACE_V: an awk function for trace lines, put before a program:
+# v("name") is the line's name=value field, a number when it is one, ""
+# when the line has none
+# shellcheck disable=SC2016
+TRACE_V='function v(k,  i, s) {
+	for (i = 1; i <= NF; i++)
+		if (index($i, k "=") == 1) {
+			s = substr($i, length(k) + 2)
+			return s ~ /^-?[0-9]+$/ ? s + 0 : s
+		}
+	return ""
+}'

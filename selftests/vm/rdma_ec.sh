@@ -20,7 +20,7 @@ IP=/usr/sbin/ip		# iproute2: busybox's own ip applet would shadow it
 RXE=rxe_ec
 NETDEV=ecrxe0
 RDIR=$ECDMA_DEV/rdma
-T=/sys/kernel/tracing
+T=$TRACEFS
 REV=$T/events/ecdma_rdma
 
 if ! [ -x $IP ] || ! command -v rdma >/dev/null ||
@@ -103,13 +103,7 @@ removal() {
 # without its op's start (same blocks, same block_size) or a start without
 # its end; the last three count the starts of each kind
 rdma_events() {
-	awk '
-		function v(k,  i) {
-			for (i = 1; i <= NF; i++)
-				if (index($i, k "=") == 1)
-					return substr($i, length(k) + 2)
-			return ""
-		}
+	awk "$TRACE_V"'
 		/ ecdma_rdma_op_(start|end): / {
 			op = v("op"); kind = v("kind"); b = v("blocks") + 0
 			bs = v("block_size") + 0; st = v("status") + 0
@@ -171,8 +165,7 @@ fi
 # ecdma_rdma's events on for ecdma_rdma_test (every primitive succeeds,
 # their number and sizes are the test's); one clock for both vCPUs: a
 # primitive may end on another CPU than it started on
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-if [ -w $REV/enable ]; then
+if trace_mount && [ -w $REV/enable ]; then
 	clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
 	echo global >$T/trace_clock
 	: >$T/trace
@@ -187,8 +180,7 @@ ktap_diag "ecdma_rdma_test took $(($(date +%s) - t0)) s"
 if [ -n "$REV" ]; then
 	echo 0 >$REV/enable
 	cat $T/trace >/tmp/rdma_trace.txt
-	lost=$(cat $T/per_cpu/cpu*/stats |
-		awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	lost=$(trace_lost)
 	: >$T/trace
 	echo "$clock" >$T/trace_clock
 	ops=$(($(cat $RDIR/$RXE/ops_done) - d0))

@@ -17,7 +17,7 @@
 
 D=$ECDMA_DEV
 DBG=/sys/kernel/debug/ecdma
-T=/sys/kernel/tracing
+T=$TRACEFS
 EV=$T/events/ecdma
 TR=/tmp/trace.txt
 EVENTS="ecdma_desc_prep ecdma_desc_submit ecdma_desc_complete
@@ -27,8 +27,7 @@ EVENTS="ecdma_desc_prep ecdma_desc_submit ecdma_desc_complete
 	ecdma_ec_calc_free ecdma_ec_post ecdma_ec_complete ecdma_exec_start
 	ecdma_exec_end"
 
-[ -d $T/events ] || mount -t tracefs nodev $T 2>/dev/null
-if ! [ -d $T/events ]; then
+if ! trace_mount; then
 	ktap_skip trace "no tracefs (a kernel without CONFIG_EVENT_TRACING)"
 	ktap_exit
 fi
@@ -42,28 +41,14 @@ field() {
 # n <event> [awk condition on the fields]: how many <event> lines of $TR
 # (v("name") is a field's value) match
 n() {
-	awk -v e=" $1: " "
-		function v(k,  i, s) {
-			for (i = 1; i <= NF; i++)
-				if (index(\$i, k \"=\") == 1) {
-					s = substr(\$i, length(k) + 2)
-					return s ~ /^-?[0-9]+\$/ ? s + 0 : s
-				}
-			return \"\"
-		}
+	awk -v e=" $1: " "$TRACE_V
 		index(\$0, e) && (${2:-1}) { c++ }
 		END { print c + 0 }" $TR
 }
 
 # order <event>: cookies not above the channel's last one, of <event> lines
 order() {
-	awk -v e=" $1: " '
-		function v(k,  i) {
-			for (i = 1; i <= NF; i++)
-				if (index($i, k "=") == 1)
-					return substr($i, length(k) + 2) + 0
-			return ""
-		}
+	awk -v e=" $1: " "$TRACE_V"'
 		index($0, e) {
 			c = v("chan"); k = v("cookie") + 0
 			if ((c in last) && k <= last[c])
@@ -76,7 +61,7 @@ order() {
 # snap <file>: the buffer, and the buffer's lost events (overrun) to $lost
 snap() {
 	cat $T/trace >"$1"
-	lost=$(cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	lost=$(trace_lost)
 }
 
 # every event listed, with its format, and off
