@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ecdmactl in the guest: every subcommand, --json output validated, bad
 # arguments and their exit codes, and offload proven through its stats;
-# md and doctor against a real RAID6 array.
+# md, doctor and trace against a real RAID6 array.
 . /ecdma/lib.sh
 
 # rc <name> <expected exit code> <command...>
@@ -138,6 +138,51 @@ load=$!
 rc watch_under_load 0 ecdmactl watch -n 2
 wait $load
 ecdmactl stats
+# trace: ecdma's events under the same load, recorded in an instance of
+# its own (the global buffer stays off and empty), the instance removed,
+# SIGINT ends it early with the summary
+if trace_mount; then
+	: >$TRACEFS/trace
+	p0=$(ecdmactl get stats/pq_ops)
+	# writes until the flag goes: the load spans the whole recording
+	touch /tmp/load.on
+	while [ -e /tmp/load.on ]; do
+		dd if=/dev/urandom of=/dev/md0 bs=64k count=64 oflag=direct 2>/dev/null
+	done &
+	load=$!
+	rc trace_exit_0 0 ecdmactl trace 2
+	rm /tmp/load.on
+	wait $load
+	p1=$(ecdmactl get stats/pq_ops)
+	sed 's/^/# /' /tmp/ecdmactl.out
+	n=$(sed -n 's/^pq  *\([0-9]*\) .*/\1/p' /tmp/ecdmactl.out)
+	ktap_check "trace_counts_pq_ops # ${n:-none} of $((p1 - p0))" \
+		[ "${n:-0}" -gt 0 -a "${n:-0}" -le $((p1 - p0)) ]
+	ktap_check trace_pq_histogram grep -q '^pq latency (us):' /tmp/ecdmactl.out
+	ktap_check trace_instance_removed sh -c \
+		"! ls $TRACEFS/instances | grep -q ecdmactl"
+	ktap_check trace_global_buffer_untouched sh -c \
+		"! grep -q ' ecdma_' $TRACEFS/trace && grep -qx 0 $TRACEFS/events/ecdma/enable"
+	dd if=/dev/urandom of=/dev/md0 bs=64k count=64 oflag=direct 2>/dev/null &
+	load=$!
+	json trace_json trace 1
+	wait $load
+	ecdmactl trace 60 >/tmp/ecdmactl.out 2>&1 &
+	tr=$!
+	sleep 1
+	kill -INT $tr
+	t0=$(date +%s)
+	wait $tr
+	got=$?
+	dt=$(($(date +%s) - t0))
+	ktap_check "trace_sigint_ends_it # exit $got after $dt s" \
+		[ $got = 0 -a $dt -lt 10 ]
+	ktap_check trace_sigint_summary grep -q 'descriptors completed' /tmp/ecdmactl.out
+	ktap_check trace_sigint_instance_removed sh -c \
+		"! ls $TRACEFS/instances | grep -q ecdmactl"
+else
+	ktap_skip trace "no tracefs"
+fi
 n=0
 until mdadm --stop /dev/md0 >/dev/null 2>&1 || [ $n -ge 20 ]; do
 	usleep 200000

@@ -89,6 +89,10 @@ static void print_help(FILE *f)
 	      "  doctor [--kconfig FILE]\n"
 	      "                       check the host for ecdma; each finding\n"
 	      "                       with its fix\n"
+	      "  trace [SECONDS] [--from FILE]\n"
+	      "                       ecdma's events for SECONDS (5): latency\n"
+	      "                       per op, errors, declines, fallbacks,\n"
+	      "                       verdicts (tracefs; FILE: a saved trace)\n"
 	      "  json-validate        check that stdin is one JSON value\n"
 	      "\n"
 	      "options:\n"
@@ -182,7 +186,7 @@ unsigned long long attr_u64(const char *attr)
 	return strtoull(buf, NULL, 10);
 }
 
-static void check_loaded(void)
+void check_loaded(void)
 {
 	char path[1100];
 
@@ -957,11 +961,12 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "kconfig", required_argument, NULL, 'k' },
+		{ "from", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("ECDMACTL_SYSFS_ROOT");
 	struct cmd_opts o = { .interval = 1, .count = 0, .chan = -1 };
-	const char *cmd, *sysfs_root = NULL, *kconfig = NULL;
+	const char *cmd, *sysfs_root = NULL, *kconfig = NULL, *from = NULL;
 	static char sys_under[1024];
 	int opt;
 
@@ -982,6 +987,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			kconfig = optarg;
+			break;
+		case 'f':
+			from = optarg;
 			break;
 		case 'h':
 			print_help(stdout);
@@ -1005,6 +1013,10 @@ int main(int argc, char **argv)
 			kconfig = optarg;
 			continue;
 		}
+		if (opt == 'f') {
+			from = optarg;
+			continue;
+		}
 		if (!cmd_option(opt, &o)) {
 			print_help(stderr);
 			return EXIT_USAGE;
@@ -1016,6 +1028,8 @@ int main(int argc, char **argv)
 		root = sysfs_root;
 	if (kconfig && strcmp(cmd, "doctor"))
 		die(EXIT_USAGE, "--kconfig is an option of doctor only");
+	if (from && strcmp(cmd, "trace"))
+		die(EXIT_USAGE, "--from is an option of trace only");
 
 	if (!strcmp(cmd, "json-validate"))
 		return argc ? (print_help(stderr), EXIT_USAGE) : cmd_json_validate();
@@ -1070,6 +1084,11 @@ int main(int argc, char **argv)
 		if (!need_args(cmd, argc, 0))
 			return EXIT_USAGE;
 		return cmd_doctor(kconfig);
+	} else if (!strcmp(cmd, "trace")) {
+		if (argc > 1 || (argc && from))
+			die(EXIT_USAGE, "'trace' takes SECONDS or --from FILE");
+		return cmd_trace(argc ? parse_long(argv[0], "seconds", 1) : 5,
+				 from);
 	}
 	fprintf(stderr, "ecdmactl: unknown command '%s'\n", cmd);
 	print_help(stderr);

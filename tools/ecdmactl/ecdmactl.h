@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ecdmactl's shared pieces: exit codes, the sysfs and JSON helpers of
- * ecdmactl.c, and the md (md.c) and doctor (doctor.c) commands.
+ * ecdmactl.c, and the md (md.c), doctor (doctor.c) and trace (trace.c)
+ * commands.
  */
 #ifndef ECDMACTL_H
 #define ECDMACTL_H
@@ -30,6 +31,7 @@ extern int json;
 extern const char *const ops[];	/* memcpy ... interrupt */
 
 void die(int code, const char *fmt, ...);
+void check_loaded(void);
 char *slurp_fd(int fd);
 int errno_exit(int err);
 int file_read(const char *path, char *buf, size_t len);
@@ -94,5 +96,8 @@ int cmd_md(void);
 
 /* doctor.c */
 int cmd_doctor(const char *kconfig);
+
+/* trace.c: SECONDS of the live events, or the saved trace FROM */
+int cmd_trace(double seconds, const char *from);
 
 #endif /* ECDMACTL_H */
