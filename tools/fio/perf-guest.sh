@@ -108,14 +108,26 @@ has() {
 }
 
 # config_enter <cfg>: load (or not) ecdma and raid456.  A config is
-# cpu or ecdma, then optionally +<offload policy> (ecdma+always), then
-# optionally -gtc (group_thread_cnt = CPUs, see one_array)
+# cpu, ecdma or ecdma@alt (PERF_ALT's build of ecdma.ko, in
+# /ecdma/alt/: an A/B of two versions in one boot), then optionally
+# +<offload policy> (ecdma+always), then optionally -gtc
+# (group_thread_cnt = CPUs, see one_array)
 config_enter() {
 	case "$1" in
 	ecdma*)
-		modprobe ecdma || return 1
+		case "$1" in
+		ecdma@alt*)
+			# shellcheck disable=SC2086
+			modprobe -a $PERF_ALT_DEPS &&
+				insmod /ecdma/alt/ecdma.ko || return 1
+			;;
+		*)
+			modprobe ecdma || return 1
+			;;
+		esac
 		pol=${1%-gtc}
 		pol=${pol#ecdma}
+		pol=${pol#@alt}
 		pol=${pol#+}
 		pol=${pol:-$PERF_OFFLOAD}
 		[ -z "$pol" ] || echo "$pol" >"$ECDMA_DEV/offload" || return 1

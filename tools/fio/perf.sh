@@ -24,6 +24,11 @@
 #                   nvmf-<transport>-raid6-8; about 4 min more); "only":
 #                   those alone.  PERF_FABRIC_TRANSPORTS [tcp rdma],
 #                   PERF_FABRIC_WORKLOADS, PERF_FABRIC_CONFIGS [cpu ecdma]
+#   PERF_ALT        another build of ecdma.ko for the same kernel (an older
+#                   commit's build/<abi>/drivers/ecdma/ecdma.ko): configs
+#                   named ecdma@alt[+policy][-gtc] load it instead of this
+#                   tree's, in the same boot, interleaved with the others:
+#                   PERF_CONFIGS="cpu ecdma+always ecdma@alt+always"
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,6 +43,16 @@ if [ -n "${PERF_FULL:-}" ]; then
 	workloads="$workloads rand-write-4k-rmw1"
 fi
 workloads=${PERF_WORKLOADS:-$workloads}
+alt=()
+if [ -n "${PERF_ALT:-}" ]; then
+	[ "$(modinfo -F name "$PERF_ALT" 2>/dev/null)" = ecdma ] || {
+		echo "perf: PERF_ALT=$PERF_ALT is not a build of ecdma.ko" >&2
+		exit 2
+	}
+	alt=(--copy "$PERF_ALT:/ecdma/alt/ecdma.ko")
+	# shellcheck disable=SC2034 # settings() reads it through ${!v}
+	PERF_ALT_DEPS=$(modinfo -F depends "$PERF_ALT" | tr , ' ')
+fi
 tools/testing/deps.sh --quiet
 tools/testing/build.sh "$kver" >/dev/null
 mkdir -p "$out"
@@ -50,7 +65,8 @@ settings() {
 	echo '#!/bin/sh'
 	printf 'PERF_ARRAYS=%q\nPERF_WORKLOADS=%q\n' "$arrays" "$workloads"
 	for v in PERF_REPEATS PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB \
-		PERF_FABRIC_TRANSPORTS PERF_FABRIC_WORKLOADS PERF_FABRIC_CONFIGS; do
+		PERF_FABRIC_TRANSPORTS PERF_FABRIC_WORKLOADS PERF_FABRIC_CONFIGS \
+		PERF_ALT_DEPS; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 	done
 }
@@ -68,7 +84,8 @@ fi
 
 rc=0
 tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 4200 \
-	--test-timeout 2900 --out "$work/vm" -- "${guest[@]}" >"$work/vm.txt" || rc=$?
+	--test-timeout 2900 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
+	>"$work/vm.txt" || rc=$?
 cat "$work/vm.txt"
 {
 	echo kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops

@@ -8,7 +8,8 @@
 #   samples.csv: kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
 # Writes <outdir>/table.txt (median and spread of every point),
 # summary.txt (ecdma against md's CPU path, per workload: throughput and
-# CPU-seconds per GiB, with geomean and worst) and, with gnuplot,
+# CPU-seconds per GiB, with geomean and worst; with PERF_ALT's configs
+# (ecdma@alt...) this build against that one) and, with gnuplot,
 # throughput-<array>.png and cpu-<array>.png.
 set -euo pipefail
 
@@ -123,6 +124,34 @@ END {
 		print "(CPU columns: md CPU path cost / ecdma cost; >1 means ecdma used less CPU per GiB)"
 	}
 }' "$out/medians.csv" >"$out/summary.txt"
+
+# this tree's ecdma against PERF_ALT's (configs <c> and <c with @alt>,
+# same boot, interleaved): median throughput and CPU cost per cell, with
+# both sides' spread, and the geomean; nothing when no config has @alt
+awk -F, '
+{ k = $1 "," $2 "," $3 "," $4; m[k] = $5; sp[k] = $6; cpu[k] = $7
+  if ($2 ~ /@alt/) alt[++na] = $0 }
+END {
+	for (i = 1; i <= na; i++) {
+		split(alt[i], f, ",")
+		c = f[2]; sub(/@alt/, "", c)
+		b = f[1] "," c "," f[3] "," f[4]; a = f[1] "," f[2] "," f[3] "," f[4]
+		if (!(m[b] > 0 && m[a] > 0)) continue
+		if (!n++) {
+			printf("\nthis build / PERF_ALT'"'"'s (same boot, interleaved; >1: this one is faster)\n")
+			printf("%-22s %-17s %-20s %9s %11s %14s\n", "config", "array", "workload",
+			       "MiB/s", "CPU-s/GiB", "spread this/alt")
+		}
+		r = m[b] / m[a]; s += log(r)
+		if (n == 1 || r < lo) lo = r
+		if (n == 1 || r > hi) hi = r
+		printf("%-22s %-17s %-20s %8.2fx %10.2fx %6.0f%% / %3.0f%%\n", c, f[3], f[4], r,
+		       cpu[b] > 0 ? cpu[a] / cpu[b] : 0, sp[b] * 100, sp[a] * 100)
+	}
+	if (n)
+		printf("throughput this/alt: geomean %.3fx over %d cells, %.2fx-%.2fx\n",
+		       exp(s / n), n, lo, hi)
+}' "$out/medians.csv" >>"$out/summary.txt"
 
 command -v gnuplot >/dev/null || { echo "report.sh: no gnuplot, no plots" >&2; exit 0; }
 for a in $(cut -d, -f3 "$out/medians.csv" | sort -u); do
