@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,14 +51,6 @@ struct trace_sum {
 	unsigned long long lines, lost;
 };
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 /* the value of " key=" in an event line's fields, into out; 0 when found */
 static int field(const char *f, const char *key, char *out, size_t len)
 {
@@ -68,7 +61,7 @@ static int field(const char *f, const char *key, char *out, size_t len)
 		if ((p != f && p[-1] != ' ') || p[kl] != '=')
 			continue;
 		p += kl + 1;
-		snprintf(out, len, "%.*s", (int)strcspn(p, " \n"), p);
+		snprintf(out, len, "%.*s", (int)strcspn(p, "\n "), p);
 		return 0;
 	}
 	return -ENOENT;
@@ -96,53 +89,95 @@ static int bucket(unsigned long long ns)
 	return b;
 }
 
+/* @line's fields (from the space before the first) if it is @name's */
+static const char *event(const char *line, const char *name)
+{
+	const char *p = strstr(line, name);
+	size_t l = strlen(name);
+
+	if (!p || p == line || p[-1] != ' ' || p[l] != ':' || p[l + 1] != ' ')
+		return NULL;
+	return p + l + 1;
+}
+
+static void on_complete(struct trace_sum *s, const char *f)
+{
+	char v[64], w[64];
+	unsigned long long ns;
+	struct op_stat *o;
+
+	if (field(f, "op", v, sizeof(v)) || field(f, "latency", w, sizeof(w)))
+		return;
+	o = &s->op[op_index(v)];
+	ns = strtoull(w, NULL, 10);
+	o->count++;
+	o->sum_ns += ns;
+	if (ns > o->max_ns)
+		o->max_ns = ns;
+	o->hist[bucket(ns)]++;
+	if (!field(f, "status", v, sizeof(v)) && strcmp(v, "0"))
+		o->errors++;
+}
+
+static void on_decline(struct trace_sum *s, const char *f)
+{
+	char v[64];
+	int i;
+
+	if (field(f, "why", v, sizeof(v)))
+		return;
+	for (i = 0; i < NWHY - 1 && strcmp(whys[i], v); i++)
+		;
+	s->declines[i]++;
+}
+
+static void on_fallback(struct trace_sum *s, const char *f)
+{
+	char v[64];
+
+	s->fallbacks++;
+	if (!field(f, "status", v, sizeof(v)) && strcmp(v, "0"))
+		s->fallback_failed++;
+}
+
+static void on_verdict(struct trace_sum *s, const char *f)
+{
+	char v[64];
+
+	if (field(f, "verdict", v, sizeof(v)))
+		return;
+	if (!strcmp(v, "in"))
+		s->verdicts_in++;
+	else
+		s->verdicts_out++;
+	f++;
+	snprintf(s->last_verdict, sizeof(s->last_verdict), "%.*s",
+		 (int)strcspn(f, "\n"), f);
+}
+
 /* one line of trace or trace_pipe output; other events and text ignored */
 static void trace_line(struct trace_sum *s, const char *line)
 {
+	static const struct {
+		const char *name;
+		void (*fn)(struct trace_sum *s, const char *f);
+	} on[] = {
+		{ "ecdma_desc_complete", on_complete },
+		{ "ecdma_decline", on_decline },
+		{ "ecdma_fallback", on_fallback },
+		{ "ecdma_trial_verdict", on_verdict },
+	};
 	const char *f;
-	char v[64], w[64];
-	int i;
+	size_t i;
 
-	if ((f = strstr(line, " ecdma_desc_complete: "))) {
-		struct op_stat *o;
-		unsigned long long ns;
-
-		if (field(f, "op", v, sizeof(v)) ||
-		    field(f, "latency", w, sizeof(w)))
+	for (i = 0; i < ARRAY_SIZE(on); i++) {
+		f = event(line, on[i].name);
+		if (f) {
+			on[i].fn(s, f);
+			s->lines++;
 			return;
-		o = &s->op[op_index(v)];
-		ns = strtoull(w, NULL, 10);
-		o->count++;
-		o->sum_ns += ns;
-		if (ns > o->max_ns)
-			o->max_ns = ns;
-		o->hist[bucket(ns)]++;
-		if (!field(f, "status", v, sizeof(v)) && strcmp(v, "0"))
-			o->errors++;
-	} else if ((f = strstr(line, " ecdma_decline: "))) {
-		if (field(f, "why", v, sizeof(v)))
-			return;
-		for (i = 0; i < NWHY - 1 && strcmp(whys[i], v); i++)
-			;
-		s->declines[i]++;
-	} else if ((f = strstr(line, " ecdma_fallback: "))) {
-		s->fallbacks++;
-		if (!field(f, "status", v, sizeof(v)) && strcmp(v, "0"))
-			s->fallback_failed++;
-	} else if ((f = strstr(line, " ecdma_trial_verdict: "))) {
-		if (field(f, "verdict", v, sizeof(v)))
-			return;
-		if (!strcmp(v, "in"))
-			s->verdicts_in++;
-		else
-			s->verdicts_out++;
-		f += strlen(" ecdma_trial_verdict: ");
-		snprintf(s->last_verdict, sizeof(s->last_verdict), "%.*s",
-			 (int)strcspn(f, "\n"), f);
-	} else {
-		return;
+		}
 	}
-	s->lines++;
 }
 
 /* feed whole lines of buf (len bytes, carry holds a partial one) */
@@ -251,9 +286,8 @@ static unsigned long long instance_lost(void)
 static int record(struct trace_sum *s, double *seconds)
 {
 	char path[1200], buf[8192], carry[1024];
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct timespec t0, t;
-	struct pollfd pfd;
+	struct pollfd pfd[2];	/* the trace pipe, the signals */
 	sigset_t set;
 	double ran = 0;
 	size_t clen = 0, i;
@@ -261,16 +295,31 @@ static int record(struct trace_sum *s, double *seconds)
 	int err;
 
 	if (find_tracefs()) {
-		fprintf(stderr, "ecdmactl: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n");
+		fprintf(stderr, "ecdmactl: tracefs is not mounted (%s)\n",
+			"mount -t tracefs nodev /sys/kernel/tracing");
 		return EXIT_NOATTR;
 	}
 	snprintf(path, sizeof(path), "%s/events/ecdma", tfs);
 	if (access(path, F_OK)) {
 		check_loaded();
-		fprintf(stderr, "ecdmactl: %s: no ecdma events (a kernel without CONFIG_EVENT_TRACING?)\n",
-			path);
+		fprintf(stderr, "ecdmactl: %s: no ecdma events (%s)\n", path,
+			"a kernel without CONFIG_EVENT_TRACING?");
 		return EXIT_NOATTR;
 	}
+	/*
+	 * SIGINT and SIGTERM end the recording through a signalfd: blocked
+	 * from before the instance exists, they cannot leave it behind
+	 * (blocked, they also reach a shell's background job that ignores
+	 * them)
+	 */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	pfd[1].fd = signalfd(-1, &set, SFD_CLOEXEC);
+	pfd[1].events = POLLIN;
+	if (pfd[1].fd < 0)
+		die(EXIT_IO, "signalfd: %s", strerror(errno));
 	snprintf(inst, sizeof(inst), "%s/instances/ecdmactl-%d", tfs,
 		 (int)getpid());
 	if (mkdir(inst, 0700)) {
@@ -279,13 +328,6 @@ static int record(struct trace_sum *s, double *seconds)
 		*inst = 0;
 		return errno_exit(err);
 	}
-	/* a shell's background job may start with them blocked */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		snprintf(path, sizeof(path), "%s/events/ecdma/%s/enable", inst,
 			 events[i]);
@@ -298,23 +340,25 @@ static int record(struct trace_sum *s, double *seconds)
 		}
 	}
 	snprintf(path, sizeof(path), "%s/trace_pipe", inst);
-	pfd.fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (pfd.fd < 0) {
+	pfd[0].fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (pfd[0].fd < 0) {
 		err = errno;
 		fprintf(stderr, "ecdmactl: %s: %s\n", path, strerror(err));
 		instance_remove();
 		return errno_exit(err);
 	}
-	pfd.events = POLLIN;
+	pfd[0].events = POLLIN;
+	pfd[0].revents = 0;
+	pfd[1].revents = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!stop) {
+	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		ran = t.tv_sec - t0.tv_sec + (t.tv_nsec - t0.tv_nsec) / 1e9;
-		if (ran >= *seconds)
+		if (ran >= *seconds || pfd[1].revents)
 			break;
-		if (poll(&pfd, 1, 200) <= 0)
+		if (poll(pfd, 2, 200) <= 0)
 			continue;
-		while ((n = read(pfd.fd, buf, sizeof(buf))) > 0)
+		while ((n = read(pfd[0].fd, buf, sizeof(buf))) > 0)
 			trace_feed(s, carry, &clen, buf, n);
 	}
 	/* what is left in the buffer, the events off first */
@@ -323,9 +367,10 @@ static int record(struct trace_sum *s, double *seconds)
 			 events[i]);
 		write_str(path, "0");
 	}
-	while ((n = read(pfd.fd, buf, sizeof(buf))) > 0)
+	while ((n = read(pfd[0].fd, buf, sizeof(buf))) > 0)
 		trace_feed(s, carry, &clen, buf, n);
-	close(pfd.fd);
+	close(pfd[0].fd);
+	close(pfd[1].fd);
 	s->lost = instance_lost();
 	instance_remove();
 	*seconds = ran;
@@ -418,8 +463,9 @@ static void print_json(const struct trace_sum *s, double seconds)
 
 		if (!o->count)
 			continue;
-		printf("%s\"%s\":{\"count\":%llu,\"errors\":%llu,\"avg_ns\":%llu,\"max_ns\":%llu,\"hist_us\":[",
-		       first ? "" : ",", op_name(i), o->count, o->errors,
+		printf("%s\"%s\":{\"count\":%llu,\"errors\":%llu,",
+		       first ? "" : ",", op_name(i), o->count, o->errors);
+		printf("\"avg_ns\":%llu,\"max_ns\":%llu,\"hist_us\":[",
 		       o->sum_ns / o->count, o->max_ns);
 		first = 0;
 		for (b = 0; b < NBUCKETS; b++)
@@ -434,9 +480,10 @@ static void print_json(const struct trace_sum *s, double seconds)
 		       s->declines[i]);
 		first = 0;
 	}
-	printf("},\"fallbacks\":%llu,\"fallbacks_failed\":%llu,\"verdicts_in\":%llu,\"verdicts_out\":%llu,\"last_verdict\":",
-	       s->fallbacks, s->fallback_failed, s->verdicts_in,
-	       s->verdicts_out);
+	printf("},\"fallbacks\":%llu,\"fallbacks_failed\":%llu,",
+	       s->fallbacks, s->fallback_failed);
+	printf("\"verdicts_in\":%llu,\"verdicts_out\":%llu,\"last_verdict\":",
+	       s->verdicts_in, s->verdicts_out);
 	json_str(s->last_verdict);
 	printf("}\n");
 }
