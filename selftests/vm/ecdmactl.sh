@@ -169,7 +169,13 @@ if trace_mount; then
 	wait $load
 	ecdmactl trace 60 >/tmp/ecdmactl.out 2>&1 &
 	tr=$!
-	sleep 1
+	# its instance exists once the signals are its to take: before that
+	# a background job's SIGINT is ignored (the shell's SIG_IGN)
+	i=0
+	while ! [ -d $TRACEFS/instances/ecdmactl-$tr ] && [ $i -lt 300 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
 	kill -INT $tr
 	t0=$(date +%s)
 	wait $tr
