@@ -26,11 +26,6 @@
 #define NBUCKETS	24	/* latency buckets: < 1 us, then powers of 2 */
 #define NWHY		7
 
-static const char *const events[] = {
-	"ecdma_desc_complete", "ecdma_decline", "ecdma_fallback",
-	"ecdma_trial_verdict",
-};
-
 /* ecdma_decline's why= names; the last counts any other */
 static const char *const whys[NWHY] = {
 	"invalid", "align", "pool_dry", "no_room", "unmapped", "rejected",
@@ -155,25 +150,27 @@ static void on_verdict(struct trace_sum *s, const char *f)
 		 (int)strcspn(f, "\n"), f);
 }
 
+/* the events recorded, and what each line of them adds to the summary */
+static const struct {
+	const char *name;
+	void (*fn)(struct trace_sum *s, const char *f);
+} events[] = {
+	{ "ecdma_desc_complete", on_complete },
+	{ "ecdma_decline", on_decline },
+	{ "ecdma_fallback", on_fallback },
+	{ "ecdma_trial_verdict", on_verdict },
+};
+
 /* one line of trace or trace_pipe output; other events and text ignored */
 static void trace_line(struct trace_sum *s, const char *line)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(struct trace_sum *s, const char *f);
-	} on[] = {
-		{ "ecdma_desc_complete", on_complete },
-		{ "ecdma_decline", on_decline },
-		{ "ecdma_fallback", on_fallback },
-		{ "ecdma_trial_verdict", on_verdict },
-	};
 	const char *f;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(on); i++) {
-		f = event(line, on[i].name);
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		f = event(line, events[i].name);
 		if (f) {
-			on[i].fn(s, f);
+			events[i].fn(s, f);
 			s->lines++;
 			return;
 		}
@@ -282,6 +279,26 @@ static unsigned long long instance_lost(void)
 	return lost;
 }
 
+/* write @val to each recorded event's enable in the instance; 0 or -errno */
+static int events_enable(const char *val)
+{
+	char path[1200];
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		snprintf(path, sizeof(path), "%s/events/ecdma/%s/enable", inst,
+			 events[i].name);
+		err = write_str(path, val);
+		if (err) {
+			fprintf(stderr, "ecdmactl: %s: %s\n", path,
+				strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
 /* record for *seconds, or until SIGINT/SIGTERM; *seconds: how long it ran */
 static int record(struct trace_sum *s, double *seconds)
 {
@@ -290,7 +307,7 @@ static int record(struct trace_sum *s, double *seconds)
 	struct pollfd pfd[2];	/* the trace pipe, the signals */
 	sigset_t set;
 	double ran = 0;
-	size_t clen = 0, i;
+	size_t clen = 0;
 	ssize_t n;
 	int err;
 
@@ -328,16 +345,10 @@ static int record(struct trace_sum *s, double *seconds)
 		*inst = 0;
 		return errno_exit(err);
 	}
-	for (i = 0; i < ARRAY_SIZE(events); i++) {
-		snprintf(path, sizeof(path), "%s/events/ecdma/%s/enable", inst,
-			 events[i]);
-		err = write_str(path, "1");
-		if (err) {
-			fprintf(stderr, "ecdmactl: %s: %s\n", path,
-				strerror(-err));
-			instance_remove();
-			return errno_exit(-err);
-		}
+	err = events_enable("1");
+	if (err) {
+		instance_remove();
+		return errno_exit(-err);
 	}
 	snprintf(path, sizeof(path), "%s/trace_pipe", inst);
 	pfd[0].fd = open(path, O_RDONLY | O_NONBLOCK);
@@ -362,11 +373,7 @@ static int record(struct trace_sum *s, double *seconds)
 			trace_feed(s, carry, &clen, buf, n);
 	}
 	/* what is left in the buffer, the events off first */
-	for (i = 0; i < ARRAY_SIZE(events); i++) {
-		snprintf(path, sizeof(path), "%s/events/ecdma/%s/enable", inst,
-			 events[i]);
-		write_str(path, "0");
-	}
+	events_enable("0");
 	while ((n = read(pfd[0].fd, buf, sizeof(buf))) > 0)
 		trace_feed(s, carry, &clen, buf, n);
 	close(pfd[0].fd);
