@@ -25,6 +25,7 @@ FAB_MODS="nvmet nvmet-tcp nvmet-rdma nvme-tcp nvme-rdma rdma_rxe dummy"
 # iproute2's ip: busybox sh would run its own applet for a bare "ip"
 FAB_IP=/usr/sbin/ip
 FAB_TRIES=3
+FAB_CONNECT_TRIES=5
 : >/tmp/fab_retries
 FAB_T0=$(cut -d' ' -f1 /proc/uptime)
 
@@ -154,7 +155,7 @@ fab_target_clear() {
 # options are the kernel's, e.g. ctrl_loss_tmo=30,reconnect_delay=1,
 # fast_io_fail_tmo=2: bookworm's nvme-cli 2.3 has no --fast_io_fail_tmo).
 # Prints the controller (nvmeN).  A refused or timed-out connect is retried
-# (five tries, 10 s of pauses: on a CI host beside other boots three tries
+# (FAB_CONNECT_TRIES, 10 s of pauses: on a CI host beside other boots three tries
 # 1 s apart once all failed).
 fab_connect() {
 	o="transport=$1,traddr=${4:-$FAB_ADDR},trsvcid=$2,nqn=$FAB_NQN:$3"
@@ -175,7 +176,7 @@ fab_connect() {
 			return 0
 			;;
 		esac
-		[ $t -lt $((FAB_TRIES + 2)) ] || break
+		[ $t -lt $FAB_CONNECT_TRIES ] || break
 		fab_retry "connect $1 $3 (try $t): $(cat /tmp/fab_conn.err)"
 		sleep $t
 		t=$((t + 1))
