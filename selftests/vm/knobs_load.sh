@@ -18,6 +18,28 @@ phase_s=1
 dsize=$((40 / ${VM_SCALE:-1}))
 [ "$dsize" -ge 10 ] || dsize=10
 
+# the counters the holds below wait on, read into $got without forking
+read_ops() {
+	ecdma_ops_sum
+	got=$ECDMA_OPS
+}
+read_prep_full() {
+	{ read -r got <"$D/stats/prep_full"; } 2>/dev/null || got=0
+}
+
+# hold_until <reader> <from> <ticks>: poll <reader> every 250 ms until
+# $got passes <from>, at most <ticks> times and while fio runs; $w: the
+# ticks it took
+hold_until() {
+	w=0
+	$1
+	while [ "$got" -le "$2" ] && [ $w -lt "$3" ] && kill -0 "$fpid" 2>/dev/null; do
+		usleep 250000
+		$1
+		w=$((w + 1))
+	done
+}
+
 # phase <attr> <value>: set it under load, hold it, check progress
 phase() {
 	name="load_$(echo "$1" | tr / _)_$2"
@@ -37,15 +59,8 @@ phase() {
 	[ "$1" = stats/reset ] && o0=0
 	# held longer (up to 5 s) while nothing moved yet: a second under
 	# this load is short on the debug kernel
-	ecdma_ops_sum
-	o1=$ECDMA_OPS
-	w=0
-	while [ "$o1" -le "$o0" ] && [ $w -lt 20 ] && kill -0 "$fpid" 2>/dev/null; do
-		usleep 250000
-		ecdma_ops_sum
-		o1=$ECDMA_OPS
-		w=$((w + 1))
-	done
+	hold_until read_ops "$o0" 20
+	o1=$got
 	more=
 	[ $w = 0 ] || more=", held $((w * 250)) ms more"
 	[ "$o1" -gt "$o0" ] && ktap_ok "$name # ops $((o1 - o0))$more" ||
@@ -142,16 +157,11 @@ phase inline_issue 0
 # this load keeps in flight depends on the host's speed, and on a slow
 # one (the debug kernel on a loaded CI machine) 3 s were not enough
 sleep 3
-pf1=$(ecdma_stat prep_full)
-w=0
-while [ "$pf1" -le "$pf0" ] && [ $w -lt 228 ] && kill -0 "$fpid" 2>/dev/null; do
-	usleep 250000
-	pf1=$(ecdma_stat prep_full)
-	w=$((w + 1))
-done
+hold_until read_prep_full "$pf0" $(((60 - 3) * 4))
+pf1=$got
+held=$((3 + w / 4))
 [ -z "$ff" ] || echo >$FF/inject
 phase desc_max "$dm"
-held=$((3 + w / 4))
 [ "$pf1" -gt "$pf0" ] &&
 	ktap_ok "inline_issue_0_pools_ran_dry # prep_full +$((pf1 - pf0)) in ${held} s$ff" ||
 	ktap_fail "inline_issue_0_pools_ran_dry # prep_full $pf0 -> $pf1 in ${held} s$ff: the load never exhausted a pool"
