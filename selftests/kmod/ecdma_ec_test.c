@@ -164,8 +164,16 @@ static void t_km(enum ecdma_ec_matrix_type t, int kmax, int *k, int *m)
 /* Async bookkeeping                                                      */
 /* ---------------------------------------------------------------------- */
 
+/*
+ * The struct lives on the waiter's stack.  A waker must not touch it once the
+ * waiter can see its count: it counts and wakes under wq.lock, and the count
+ * is read only under that lock (t_ndone()), so a waiter that saw it has waited
+ * for the waker's unlock.  (atomic_inc() then wake_up() let a waiter return and
+ * reuse the stack while wake_up() still held the lock: the debug kernel's
+ * "spinlock already unlocked".)
+ */
 struct t_async {
-	atomic_t done;
+	int done;		/* guarded by wq.lock */
 	int next_seq;
 	int order_bad;
 	int twice;
@@ -183,7 +191,7 @@ struct t_wr {
 
 static void t_async_init(struct t_async *a)
 {
-	atomic_set(&a->done, 0);
+	a->done = 0;
 	a->next_seq = 0;
 	a->order_bad = 0;
 	a->twice = 0;
@@ -194,6 +202,7 @@ static void t_done(struct ecdma_ec_wr *wr)
 {
 	struct t_wr *t = container_of(wr, struct t_wr, wr);
 	struct t_async *a = t->a;
+	unsigned long flags;
 
 	if (t->calls++)
 		a->twice++;
@@ -202,13 +211,28 @@ static void t_done(struct ecdma_ec_wr *wr)
 	a->next_seq = t->seq + 1;
 	t->status = wr->status;
 	t->cpu = raw_smp_processor_id();
-	atomic_inc(&a->done);
-	wake_up(&a->wq);
+	spin_lock_irqsave(&a->wq.lock, flags);
+	a->done++;
+	wake_up_locked(&a->wq);
+	spin_unlock_irqrestore(&a->wq.lock, flags);
+	/* @a may be gone now */
+}
+
+/* How many ->done ran; once this is seen the wakers are out of @a. */
+static int t_ndone(struct t_async *a)
+{
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&a->wq.lock, flags);
+	n = a->done;
+	spin_unlock_irqrestore(&a->wq.lock, flags);
+	return n;
 }
 
 static bool t_wait(struct t_async *a, int n)
 {
-	return wait_event_timeout(a->wq, atomic_read(&a->done) >= n,
+	return wait_event_timeout(a->wq, t_ndone(a) >= n,
 				  T_TIMEOUT) > 0;
 }
 
@@ -1146,7 +1170,7 @@ static void test_polling(void)
 	/* let the worker execute everything; nothing may complete yet */
 	msleep(200);
 	ecdma_ec_progress(calc);
-	T_CHECK(atomic_read(&a.done) == 0);
+	T_CHECK(t_ndone(&a) == 0);
 	T_CHECK(ecdma_ec_poll(calc, 0) == 0);
 	T_CHECK(ecdma_ec_poll(calc, -1) == -EINVAL);
 	end = jiffies + T_TIMEOUT;
@@ -1159,7 +1183,7 @@ static void test_polling(void)
 			continue;
 		}
 		got += r;
-		T_CHECK(atomic_read(&a.done) == got);
+		T_CHECK(t_ndone(&a) == got);
 	}
 	T_CHECK(got == N);
 	T_CHECK(!a.order_bad && !a.twice);
@@ -1231,19 +1255,19 @@ static void test_inline_progress(void)
 	for (i = 0; i <= N / 2; i++)
 		T_CHECK(!ecdma_ec_post(calc, &tw[i].wr));
 	end = jiffies + 20 * HZ;
-	while (atomic_read(&a.done) <= N / 2 && time_before(jiffies, end)) {
+	while (t_ndone(&a) <= N / 2 && time_before(jiffies, end)) {
 		ecdma_ec_progress(calc);
 		cpu_relax();
 	}
 	preempt_enable();
-	T_CHECK(atomic_read(&a.done) == N / 2 + 1);
+	T_CHECK(t_ndone(&a) == N / 2 + 1);
 
 	/* interrupts off */
 	local_irq_save(flags);
 	for (; i <= N; i++)
 		T_CHECK(!ecdma_ec_post(calc, &tw[i].wr));
 	end = 2000000;
-	while (atomic_read(&a.done) <= N && end--)
+	while (t_ndone(&a) <= N && end--)
 		ecdma_ec_progress(calc);
 	local_irq_restore(flags);
 	T_CHECK(t_wait(&a, N + 1));
@@ -1288,11 +1312,11 @@ static void t_timer_fn(struct timer_list *t)
 	for (i = 0; i < tt->n; i++)
 		if (ecdma_ec_post(tt->calc, &tt->tw[i].wr))
 			return;
-	while (atomic_read(&a->done) < tt->n && tt->calls < 100000) {
+	while (t_ndone(a) < tt->n && tt->calls < 100000) {
 		tt->calls++;
 		ecdma_ec_progress(tt->calc);
 	}
-	tt->done_in_softirq = atomic_read(&a->done);
+	tt->done_in_softirq = t_ndone(a);
 }
 
 static void test_softirq_progress(void)
@@ -1432,7 +1456,7 @@ static int t_progressor(void *arg)
 {
 	struct t_stress *s = arg;
 
-	while (atomic_read(&s->a.done) < s->n && !kthread_should_stop()) {
+	while (t_ndone(&s->a) < s->n && !kthread_should_stop()) {
 		preempt_disable();
 		ecdma_ec_progress(s->calc);
 		preempt_enable();
@@ -1552,7 +1576,7 @@ static void test_dealloc_cancel(void)
 		T_CHECK(!ecdma_ec_post(calc, &tw[i].wr));
 	}
 	ecdma_ec_dealloc_calc(calc);
-	T_CHECK(atomic_read(&a.done) == N);
+	T_CHECK(t_ndone(&a) == N);
 	T_CHECK(!a.order_bad && !a.twice);
 	for (i = 0; i < N; i++) {
 		T_CHECK(tw[i].calls == 1);
