@@ -24,7 +24,8 @@ read_ops() {
 	got=$ECDMA_OPS
 }
 read_prep_full() {
-	{ read -r got <"$D/stats/prep_full"; } 2>/dev/null || got=0
+	ecdma_stat_read prep_full
+	got=$ECDMA_STAT
 }
 
 # hold_until <reader> <from> <ticks>: poll <reader> every 250 ms until

@@ -70,21 +70,25 @@ ecdma_load() {
 
 # ecdma_stat <file>: a counter under the device's stats directory (0 if absent)
 ecdma_stat() {
-	local v
-	# read, not cat: one process less per counter (debug kernel)
-	{ read -r v <"$ECDMA_DEV/stats/$1"; } 2>/dev/null || v=0
-	echo "$v"
+	ecdma_stat_read "$1"
+	echo "$ECDMA_STAT"
+}
+
+# ecdma_stat_read <name>: ECDMA_STAT = that counter, 0 if not loaded, read
+# without forking a process: under md load on the debug kernel each fork can
+# cost half a second (pollers use this, not $(ecdma_stat ...))
+ecdma_stat_read() {
+	{ read -r ECDMA_STAT <"$ECDMA_DEV/stats/$1"; } 2>/dev/null || ECDMA_STAT=0
 }
 
 # ecdma_ops_sum: ECDMA_OPS = every operation ecdma completed (memcpy, xor,
-# xor_val, pq, pq_val), read without forking a process: under md load on
-# the debug kernel each fork can cost half a second
+# xor_val, pq, pq_val), read without forking a process
 ecdma_ops_sum() {
-	local op v
+	local op
 	ECDMA_OPS=0
 	for op in xor xor_val pq pq_val memcpy; do
-		{ read -r v <"$ECDMA_DEV/stats/${op}_ops"; } 2>/dev/null || v=0
-		ECDMA_OPS=$((ECDMA_OPS + v))
+		ecdma_stat_read "${op}_ops"
+		ECDMA_OPS=$((ECDMA_OPS + ECDMA_STAT))
 	done
 }
 

@@ -193,10 +193,9 @@ run_one() {
 		# report the 5-level direct map as a wild access (seen once,
 		# at 0.002 s of a boot on an overloaded host, before any
 		# module): 4-level paging here, as on most hosts.  A stuck
-		# script is cut off after 40 minutes, not 20: md_raid took
-		# 600-700 s here with the lane started after a cold build, and
-		# was cut at 1200 s in a warm run, whose debug lane ran beside
-		# every other lane (its scripts 1.7-2.7x slower than alone)
+		# script is cut off after 40 minutes, not 20: in a warm run
+		# this lane runs beside every other one from the start, and
+		# its longest scripts outgrew 20 (testing.rst has the runs)
 		case "$part" in
 		1) dscripts=("${debug[@]:0:debug_split}") ;;
 		2) dscripts=("${debug[@]:debug_split}") ;;
