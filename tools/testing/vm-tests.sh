@@ -3,7 +3,7 @@
 #
 # Run the guest test suite (selftests/vm/tests.list) in QEMU for every
 # pinned kernel with -cpu max (AVX2: the newest kernel with md's control
-# runs and full-size data, the others as make check-quick), plus one run with the plain qemu64 CPU
+# runs, the others as make check-quick), plus one run with the plain qemu64 CPU
 # so the scalar fallbacks are covered (selftests/vm/qemu64.list, the tests
 # whose results depend on the algo), one boot with swiotlb=force where
 # ecdma must refuse to load, one with module.sig_enforce=1 where the
@@ -29,7 +29,7 @@
 #   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:install,
 #   debug:build (the debug kernel, before the runs on it),
 #   debug:max:preempt=full (the debug lane in one boot) or debug/1:...,
-#   debug/2:... (its two halves);
+#   debug/2:... (its two halves; 6.12/1:max, 6.12/2:max likewise);
 #   default: all of the above
 set -uo pipefail
 
@@ -52,15 +52,29 @@ mapfile -t scalar < <(grep -v -E '^#|^$' selftests/vm/qemu64.list | sed 's|^|sel
 mapfile -t debug < <(grep -v -E '^#|^$' selftests/vm/tests.list |
 	grep -v -x -F -f <(grep -v -E '^#|^$' selftests/vm/debug-skip.list | awk '{ print $1 }') |
 	sed 's|^|selftests/vm/|')
-# The debug lane runs in two boots (debug/1, debug/2), each ending with
-# the kmemleak scan, so that after the debug kernel's build its suite
-# takes both host CPUs instead of one: the second starts at
-# policy_trials.sh (2026-11-27 the two halves took 659 and 586 s in one
-# boot; half of the list if it is not there)
-debug_split=$((${#debug[@]} / 2))
-for i in "${!debug[@]}"; do
-	[ "${debug[$i]}" != selftests/vm/policy_trials.sh ] || debug_split=$i
-done
+# The debug lane and the max lanes run in two boots each (<tag>/1,
+# <tag>/2; the debug lane's each end with the kmemleak scan): a lane's
+# guest keeps one host CPU busy, and halves let the runs end together on
+# both CPUs instead of one long lane running on alone.  The second half
+# starts at knobs_load.sh: the first has the module, verbs, dmatest and
+# md data tests (dmatest must come before anything loads async_tx, and
+# its build is in this half), the second the knobs, policy, fault and
+# lifetime tests, each a fresh boot that loads what it needs.
+# pick_half <part> <script...>: that half's scripts into $scripts (all
+# of them for part "")
+pick_half() {
+	local part=$1 i
+	shift
+	local all=("$@") split=$(($# / 2))
+	for i in "${!all[@]}"; do
+		[ "${all[$i]}" != selftests/vm/knobs_load.sh ] || split=$i
+	done
+	case "$part" in
+	1) scripts=("${all[@]:0:split}") ;;
+	2) scripts=("${all[@]:split}") ;;
+	*) scripts=("${all[@]}") ;;
+	esac
+}
 
 # shellcheck source=tools/testing/kernels.sh
 . tools/testing/kernels.sh
@@ -73,21 +87,23 @@ if [ ${#runs[@]} -eq 0 ]; then
 	# boots wait for it (see held), as the light runs do, so that the
 	# build shares the host with two boots only (a cold run here once
 	# spent 49 min on it beside three); then the newest kernel's max
-	# lane, the others', the short ones.  Every stock kernel runs the
-	# data sized for the paths (VM_SCALE=2); the newest runs the whole
+	# lane, the others', each in two boots (pick_half), the short
+	# ones.  Every stock kernel's boots, qemu64's too, run the data
+	# sized for the paths (VM_SCALE=2); the newest runs the whole
 	# differential md suite (md alone, the control, and md with ecdma),
 	# the others md's scenarios with ecdma (MD_MODES=always), as
 	# check-quick.  On a host half as fast as the one the suite grew on,
 	# every kernel in full took CI past 90 min
 	runs=("debug:build" "debug/1:max:preempt=full" "debug/2:max:preempt=full"
-		"$newest:max:VM_SCALE=2")
+		"$newest/1:max:VM_SCALE=2" "$newest/2:max:VM_SCALE=2")
 	for ((i = ${#tags[@]} - 2; i >= 0; i--)); do
-		runs+=("${tags[$i]}:max:VM_SCALE=2 MD_MODES=always")
+		runs+=("${tags[$i]}/1:max:VM_SCALE=2 MD_MODES=always"
+			"${tags[$i]}/2:max:VM_SCALE=2 MD_MODES=always")
 	done
 	for t in "${tags[@]}"; do
 		runs+=("$t:fabric")
 	done
-	runs+=("${tags[0]}:qemu64" "${tags[0]}:swiotlb" "${tags[0]}:sigenforce" "$newest:install")
+	runs+=("${tags[0]}:qemu64:VM_SCALE=2" "${tags[0]}:swiotlb" "${tags[0]}:sigenforce" "$newest:install")
 fi
 
 # failed_lines: from a run's nested KTAP, each failing test with the eight
@@ -109,11 +125,11 @@ failed_lines() {
 # run_one <run> <outfile>: one boot; its nested KTAP into <outfile>, the
 # exit status of vm.sh as ours
 run_one() {
-	local r=$1 tag rest cpu append tmo part='' dscripts
+	local r=$1 tag rest cpu append tmo part='' scripts
 	tag=${r%%:*}
-	# debug/1, debug/2: the debug lane's two boots (below)
+	# <tag>/1, <tag>/2: a lane's two boots (pick_half)
 	case "$tag" in
-	debug/1|debug/2) part=${tag#debug/}; tag=debug ;;
+	*/1|*/2) part=${tag##*/}; tag=${tag%/*} ;;
 	esac
 	rest=${r#*:}
 	cpu=${rest%%:*}
@@ -196,20 +212,17 @@ run_one() {
 		# script is cut off after 40 minutes, not 20: in a warm run
 		# this lane runs beside every other one from the start, and
 		# its longest scripts outgrew 20 (testing.rst has the runs)
-		case "$part" in
-		1) dscripts=("${debug[@]:0:debug_split}") ;;
-		2) dscripts=("${debug[@]:debug_split}") ;;
-		*) dscripts=("${debug[@]}") ;;
-		esac
+		pick_half "$part" "${debug[@]}"
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
 			--timeout 4800 --test-timeout 2400 \
 			--append "VM_SCALE=4 MD_MODES=always no5lvl $append" \
-			-- "${dscripts[@]}" selftests/vm/kmemleak.sh
+			-- "${scripts[@]}" selftests/vm/kmemleak.sh
 	else
 		# about 12 minutes alone, more beside other boots (40 on a
 		# slow host beside three); a stuck script is cut off after 20
+		pick_half "$part" "${tests[@]}"
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
-			--timeout 4800 --test-timeout 1200 --append "$append" -- "${tests[@]}"
+			--timeout 4800 --test-timeout 1200 --append "$append" -- "${scripts[@]}"
 	fi
 }
 
@@ -263,7 +276,7 @@ held() {
 # finish <pid> <status>: print that run and count it
 finish() {
 	local p=$1 vrc=$2 r=${pid_run[$1]} f=${pid_out[$1]}
-	echo "# VM run: $r ($(($(date +%s) - ${start[$p]})) s)"
+	echo "# VM run: $r ($(($(date +%s) - ${start[$p]})) s, $(cpu_secs "${pid_out[$p]}.cpu") CPU s)"
 	grep -v '^# ECDMA-COUNTS' "$f"
 	[ -z "$counts" ] || awk -v vrc="$vrc" '/^# ECDMA-COUNTS/ { print $3, $4, $5; n++ }
 		END { if (!n && vrc) print 0, 1, 0 }' "$f" >>"$counts"
@@ -305,10 +318,29 @@ start_runs() {
 	pending=("${left[@]}")
 }
 
+# cpu_secs <file>: the host CPU seconds (user + system) that a run's
+# processes took, from the "times" its subshell wrote at its end (the
+# guest's and its build's: every child there was waited for)
+cpu_secs() {
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, /[ms]/)
+			t += a[1] * 60 + a[2]
+		}
+		printf "%d", t
+	}' "$1" 2>/dev/null
+}
+
 # start_run <run> <light>: boot it in the background and count it in its slot
 start_run() {
 	local p n=$((nstarted += 1))
-	run_one "$1" >"$work/run$n.out" 2>&1 &
+	{
+		run_one "$1"
+		local vrc=$?
+		times >"$work/run$n.out.cpu"
+		exit $vrc
+	} >"$work/run$n.out" 2>&1 &
 	p=$!
 	pid_run[$p]=$1
 	pid_out[$p]=$work/run$n.out
