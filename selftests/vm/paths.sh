@@ -187,7 +187,9 @@ echo auto >$D/xor_path
 
 # --- pq_path / xor_path, through raid6test ----------------------------------
 modprobe async_raid6_recov || { ktap_fail load_async_raid6_recov; ktap_exit; }
-# path_case <pq> <xor>: raid6test passes; the chosen code ran, the other not
+# path_case <pq> <xor>: raid6test passes, its syndromes, recoveries and
+# validations ran on ecdma (raid6test.sh's checks: the debug kernel runs
+# raid6test only here); the chosen code ran, the other not
 path_case() {
 	echo "$1" >$D/pq_path
 	echo "$2" >$D/xor_path
@@ -195,6 +197,7 @@ path_case() {
 		ktap_fail "path_${1}_${2}_active"
 	fp=$(ecdma_stat fast_pq_bytes) fx=$(ecdma_stat fast_xor_bytes)
 	g=$(ecdma_stat gf_bytes) bp=$(ecdma_ops pq)
+	bx=$(ecdma_ops xor) bv=$(ecdma_ops pq_val)
 	dmesg -c >/dev/null
 	modprobe raid6test
 	dmesg >/tmp/r6.log
@@ -205,9 +208,10 @@ path_case() {
 		ktap_fail "path_${1}_${2}_raid6test_passes"
 	dfp=$(($(ecdma_stat fast_pq_bytes) - fp)) dfx=$(($(ecdma_stat fast_xor_bytes) - fx))
 	dg=$(($(ecdma_stat gf_bytes) - g)) dpq=$(($(ecdma_ops pq) - bp))
-	ktap_diag "pq_path $1 xor_path $2: pq ops +$dpq fast_pq_bytes +$dfp fast_xor_bytes +$dfx gf_bytes +$dg"
+	dx=$(($(ecdma_ops xor) - bx)) dv=$(($(ecdma_ops pq_val) - bv))
+	ktap_diag "pq_path $1 xor_path $2: pq ops +$dpq xor ops +$dx pq_val ops +$dv fast_pq_bytes +$dfp fast_xor_bytes +$dfx gf_bytes +$dg"
 	ok=1
-	[ "$dpq" -gt 0 ] && [ "$dg" -gt 0 ] || ok=0
+	[ "$dpq" -gt 0 ] && [ "$dx" -gt 0 ] && [ "$dv" -gt 0 ] && [ "$dg" -gt 0 ] || ok=0
 	if [ "$1" = lib ]; then [ "$dfp" -gt 0 ] || ok=0; else [ "$dfp" = 0 ] || ok=0; fi
 	if [ "$2" = lib ]; then [ "$dfx" -gt 0 ] || ok=0; else [ "$dfx" = 0 ] || ok=0; fi
 	[ "$ok" = 1 ] && ktap_ok "path_${1}_${2}_counters" ||
