@@ -52,8 +52,8 @@ run_dmatest() {
 
 # iterations per thread: divided by VM_SCALE (the stock lanes 2, the
 # debug kernel 4).  Most of dmatest's time is its own byte-by-byte check
-# of every buffer, not ecdma's; every thread still submits, completes and
-# checks hundreds of descriptors on every channel
+# of every buffer, not ecdma's; each thread of the first two runs still
+# submits, completes and checks a hundred descriptors or more
 sc=${VM_SCALE:-1}
 run_dmatest src3 $((1000 / sc)) 3 3 65536
 run_dmatest src15 $((400 / sc)) 15 15 65536
