@@ -17,8 +17,12 @@ else
 	ktap_fail faults_off_by_default
 fi
 
-size=${ecdma_soak:+64}
-size=${size:-16}
+# member MiB: 16, divided by VM_SCALE (at least 4: 12 MiB of random writes
+# are still hundreds of requests, every 7th of them failed); 64 with
+# $ecdma_soak
+size=$((16 / ${VM_SCALE:-1}))
+[ "$size" -ge 4 ] || size=4
+[ -z "${ecdma_soak:-}" ] || size=64
 brd_setup 8 "$size"
 mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=8 --chunk=64 \
 	--assume-clean --bitmap=none /dev/ram0 /dev/ram1 /dev/ram2 /dev/ram3 \
