@@ -211,10 +211,13 @@ run_one() {
 		# module): 4-level paging here, as on most hosts.  A stuck
 		# script is cut off after 40 minutes, not 20: in a warm run
 		# this lane runs beside every other one from the start, and
-		# its longest scripts outgrew 20 (testing.rst has the runs)
+		# its longest scripts outgrew 20 (testing.rst has the runs).
+		# The boot may take 85 minutes: one half, started late and
+		# beside extra boots, reached 80 in its last scan (2026-11-28);
+		# past 85 CI's own 90 are gone anyway
 		pick_half "$part" "${debug[@]}"
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu "$cpu" --tcg $tcg \
-			--timeout 4800 --test-timeout 2400 \
+			--timeout 5100 --test-timeout 2400 \
 			--append "VM_SCALE=4 MD_MODES=always no5lvl $append" \
 			-- "${scripts[@]}" selftests/vm/kmemleak.sh
 	else
