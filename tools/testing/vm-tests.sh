@@ -85,8 +85,8 @@ if [ ${#runs[@]} -eq 0 ]; then
 	# The longest path first: the debug kernel's build (cold: ~1500
 	# files under KASAN) is a run of its own, and the debug lane's two
 	# boots wait for it (see held), as the light runs do, so that the
-	# build shares the host with two boots only (a cold run here once
-	# spent 49 min on it beside three); then the newest kernel's max
+	# build shares the host with one boot only (it holds two slots; a
+	# cold run here once spent 49 min on it beside three); then the newest kernel's max
 	# lane, the others', each in two boots (pick_half), the short
 	# ones.  Every stock kernel's boots, qemu64's too, run the data
 	# sized for the paths (VM_SCALE=2); the newest runs the whole
