@@ -54,13 +54,12 @@ run_dmatest() {
 # debug kernel 4).  Most of dmatest's time is its own byte-by-byte check
 # of every buffer, not ecdma's; each thread of the first two runs still
 # submits, completes and checks a hundred descriptors or more
-sc=${VM_SCALE:-1}
-run_dmatest src3 $((1000 / sc)) 3 3 65536
-run_dmatest src15 $((400 / sc)) 15 15 65536
+run_dmatest src3 "$(vm_scaled 1000 1)" 3 3 65536
+run_dmatest src15 "$(vm_scaled 400 1)" 15 15 65536
 # dmatest refuses sources + destinations >= 255: the largest it can ask for
 # is 253 XOR sources (+1 dest) and 251 PQ sources (odd, +2 dests).
 xmax=$((max_xor < 253 ? max_xor : 253))
 pmax=$((max_pq < 251 ? max_pq : 251))
-run_dmatest srcmax $((20 / sc > 4 ? 20 / sc : 4)) "$xmax" "$pmax" 65536
+run_dmatest srcmax "$(vm_scaled 20 4)" "$xmax" "$pmax" 65536
 modprobe -r ecdma
 ktap_exit

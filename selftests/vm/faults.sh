@@ -20,8 +20,7 @@ fi
 # member MiB: 16, divided by VM_SCALE (at least 4: 12 MiB of random writes
 # are still hundreds of requests, every 7th of them failed); 64 with
 # $ecdma_soak
-size=$((16 / ${VM_SCALE:-1}))
-[ "$size" -ge 4 ] || size=4
+size=$(vm_scaled 16 4)
 [ -z "${ecdma_soak:-}" ] || size=64
 brd_setup 8 "$size"
 mdadm --create /dev/md0 --run --quiet --level=6 --raid-devices=8 --chunk=64 \

@@ -98,6 +98,14 @@ ecdma_ops() {
 	ecdma_stat "$1_ops"
 }
 
+# vm_scaled <n> <least>: n divided by VM_SCALE (kernel command line: 2 on
+# the stock lanes, 4 on the debug kernel), at least <least>
+vm_scaled() {
+	local v=$(($1 / ${VM_SCALE:-1}))
+	[ "$v" -ge "$2" ] || v=$2
+	echo "$v"
+}
+
 # brd_setup <count> <size-MiB>: /dev/ram0..count-1
 brd_setup() {
 	modprobe brd rd_nr="$1" rd_size=$(($2 * 1024)) max_part=0

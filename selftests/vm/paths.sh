@@ -112,8 +112,7 @@ done
 algo=$(cat $D/algo_active)
 # dmatest's iterations per channel thread: 20, fewer with VM_SCALE (the
 # debug kernel; every store path still runs, each on fewer buffers)
-iters=$((20 / ${VM_SCALE:-1}))
-[ "$iters" -ge 4 ] || iters=4
+iters=$(vm_scaled 20 4)
 # nt_case <tag> <threshold> <bufsize>: 64 KiB pq/xor with dmatest (GF path:
 # dmatest's P+Q coefficients are all 1, not RAID-6's)
 nt_case() {

@@ -9,8 +9,7 @@
 D=$ECDMA_DEV
 # md members: 16 MiB, divided by VM_SCALE, at least 4 (the 4 MiB written
 # still fits the data space twice over); md's check reads all of them
-msz=$((16 / ${VM_SCALE:-1}))
-[ "$msz" -ge 4 ] || msz=4
+msz=$(vm_scaled 16 4)
 
 async_unload() {
 	modprobe -r raid456 raid6test async_raid6_recov async_pq async_xor \
