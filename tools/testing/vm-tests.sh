@@ -322,21 +322,20 @@ slots() {
 start_runs() {
 	local r left=() heavy_waiting=
 	for r in "${pending[@]}"; do
-		if held "$r"; then
-			left+=("$r")
-			is_light "$r" || heavy_waiting=1
-		elif [ -z "$stop" ] && is_light "$r" && [ $light -lt 1 ]; then
+		if [ -n "$stop" ] || held "$r"; then
+			:
+		elif is_light "$r" && [ $light -lt 1 ]; then
 			start_run "$r" 1
-		elif [ -z "$stop" ] && ! is_light "$r" &&
-			[ $((running + $(slots "$r"))) -le "$jobs" ]; then
+			continue
+		elif ! is_light "$r" && [ $((running + $(slots "$r"))) -le "$jobs" ]; then
 			start_run "$r" ""
-		elif [ -z "$stop" ] && is_light "$r" && [ -z "$heavy_waiting" ] &&
-			[ $running -lt "$jobs" ]; then
+			continue
+		elif is_light "$r" && [ -z "$heavy_waiting" ] && [ $running -lt "$jobs" ]; then
 			start_run "$r" ""
-		else
-			left+=("$r")
-			is_light "$r" || heavy_waiting=1
+			continue
 		fi
+		left+=("$r")
+		is_light "$r" || heavy_waiting=1
 	done
 	pending=("${left[@]}")
 }
