@@ -14,6 +14,10 @@
 set -euo pipefail
 
 ktap=$1 console=$2 label=$3 qrc=$4 secs=$5
+# stall (vm.sh, ECDMA_VM_STALL_ONCE): "again" when a first boot that never
+# started was seen stalled and booted again, "missed" when it was not; the
+# run then has a boot_stall_booted_again test
+stall=${6:-}
 
 # Lines that mean the kernel is broken, whatever the tests said.
 bad='BUG:|BUG [a-z]|WARNING:|Oops|Call Trace|general protection|Kernel panic|'
@@ -84,7 +88,7 @@ if [ -n "$console_bad" ]; then
 fi
 rm -f "$console.known" "$console.filtered"
 
-awk -v label="$label" -v qrc="$qrc" -v secs="$secs" -v console_bad="$console_bad" \
+awk -v label="$label" -v qrc="$qrc" -v secs="$secs" -v console_bad="$console_bad" -v stall="$stall" \
 	-v console_known="$console_known" -v console_ctx="$console_ctx" '
 function flush_test(rc,    status) {
 	if (name == "")
@@ -142,6 +146,12 @@ END {
 		printf("  not ok %d crashed_or_timed_out\n", ++n)
 		nfail++
 		flush_test(1)
+	}
+	if (stall == "again") {
+		printf("ok %d %s_boot_stall_booted_again\n", ++top, label); pass++
+	} else if (stall != "") {
+		printf("not ok %d %s_boot_stall_booted_again # the stalled first boot was not seen\n",
+		       ++top, label); fail++
 	}
 	if (ended && qrc == 0) {
 		printf("ok %d %s_vm_completed\n", ++top, label); pass++

@@ -176,8 +176,11 @@ run_one() {
 		return 1
 	}
 	if [ "$cpu" = swiotlb ]; then
-		# DMA bounce buffers forced: ecdma must refuse to register
-		tools/testing/vm.sh --quiet --kernel "$tag" --tcg $tcg --append swiotlb=force \
+		# DMA bounce buffers forced: ecdma must refuse to register.
+		# Its first boot never starts (QEMU's -S): vm.sh must see the
+		# stall before init and boot again (boot_stall_booted_again)
+		ECDMA_VM_STALL_ONCE=1 ECDMA_BOOT_STALL=10 \
+			tools/testing/vm.sh --quiet --kernel "$tag" --tcg $tcg --append swiotlb=force \
 			-- selftests/vm/refuse_swiotlb.sh
 	elif [ "$cpu" = sigenforce ]; then
 		# only signed modules load: Debian's do, the unsigned ecdma
