@@ -93,9 +93,14 @@ if [ "$kernel" = debug ]; then
 	kimg=$dbg/root
 	# KASAN's shadow and kmemleak's metadata need room
 	mem=${mem:-3072}
-	# KASAN records every object's allocation and free stacks itself:
-	# slub_debug's U would walk the stack a second time per allocation
-	[ -z "$slub" ] || slub=slub_debug=FZP
+	# No slub_debug: KASAN checks every access against its own redzones
+	# and quarantine and reports out-of-bounds, use-after-free and double
+	# or invalid frees where they happen (as "BUG: KASAN", which the
+	# console check fails), with both stacks; slub_debug's F, Z and P
+	# find a subset later, on free or validation, and cost the debug
+	# lane about an eighth more (Documentation/testing.rst).  The stock
+	# lanes keep slub_debug=FZPU, so SLUB's own checks still run
+	slub=
 else
 	# shellcheck source=tools/testing/kernels.sh
 	. "$top/tools/testing/kernels.sh"
