@@ -196,7 +196,9 @@ if [ -n "$REV" ]; then
 		ktap_fail "rdma_op_end_status_0 # $nf of $ne ends failed"
 	[ "$ns" -gt 0 ] && [ "$bad" = 0 ] && [ "$unp" = 0 ] &&
 		ktap_ok "rdma_events_bytes_blocks # blocks x block_size, paired" ||
-		ktap_fail "rdma_events_bytes_blocks # $bad lines off, $unp unpaired"
+		ktap_fail "rdma_events_bytes_blocks # $bad lines off, $unp unpaired$(
+			n=$(grep -c '(____ptrval____)' /tmp/rdma_trace.txt)
+			[ "$n" = 0 ] || echo ", $n ops printed as (____ptrval____): the crng was not ready")"
 	[ "$bad" = 0 ] || head -4 /tmp/rdma_trace.txt.bad | sed 's/^ *//; s/^/# off: /'
 	# ec_send: RS(4,2) twice at 4 KiB, once at 64 KiB + 64 and 1 MiB;
 	# RS(10,4) twice at 4 KiB, once at 1 MiB.  recv_ec: the two central

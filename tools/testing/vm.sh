@@ -87,6 +87,8 @@ single|multi) ;;
 *) echo "vm.sh: --tcg takes single or multi, not '$tcg'" >&2; exit 2 ;;
 esac
 
+# kernel-specific command line
+kargs=
 if [ "$kernel" = debug ]; then
 	dbg=$("$top/tools/testing/debug-kernel.sh" --path) || exit 2
 	abi=$(cat "$dbg/release")
@@ -101,6 +103,12 @@ if [ "$kernel" = debug ]; then
 	# lane about an eighth more (Documentation/testing.rst).  The stock
 	# lanes keep slub_debug=FZPU, so SLUB's own checks still run
 	slub=
+	# Seed the RNG from RDRAND at boot, as Debian's kernels do
+	# (RANDOM_TRUST_CPU=y there, off in an allnoconfig build).  Without
+	# it the crng waited for interrupt entropy, once over two minutes on
+	# a loaded host, and %p printed "(____ptrval____)" until then: every
+	# op of rdma_ec.sh's trace the same pointer, its pairing broken
+	kargs=random.trust_cpu=on
 else
 	# shellcheck source=tools/testing/kernels.sh
 	. "$top/tools/testing/kernels.sh"
@@ -326,7 +334,7 @@ for attempt in 1 2; do
 	timeout "$left" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu "$cpuarg" -smp 2 -m "$mem" \
 		-nodefaults -display none -no-reboot $paused \
 		-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 $clock $slub oops=panic ECDMA_TEST_TIMEOUT=$test_timeout $append" \
+		-append "console=ttyS0 panic=-1 $clock $slub $kargs oops=panic ECDMA_TEST_TIMEOUT=$test_timeout $append" \
 		-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	qpid=$!
