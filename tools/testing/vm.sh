@@ -325,6 +325,7 @@ clock="$clock watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
 # never starts (QEMU's -S), for the test of this (vm-tests.sh's swiotlb
 # run).
 boot_stall=${ECDMA_BOOT_STALL:-300}
+booted_again=
 paused=
 [ -z "${ECDMA_VM_STALL_ONCE:-}" ] || paused=-S
 set +e
@@ -359,6 +360,7 @@ for attempt in 1 2; do
 	wait "$qpid"
 	qrc=$?
 	[ -n "$stalled" ] || break
+	booted_again=1
 	echo "# vm.sh: boot stalled before init (no console output for $boot_stall s," \
 		"$stalled s in; last line: $(tail -n 1 "$out/console.log" | tr -d '\r' | cut -c1-100)); booting again"
 	mv "$out/console.log" "$out/console.stalled.log"
@@ -369,8 +371,8 @@ set -e
 secs=$(($(date +%s) - start))
 stall=
 if [ -n "${ECDMA_VM_STALL_ONCE:-}" ]; then
-	stall=missed
-	[ ! -e "$out/console.stalled.log" ] || stall=again
+	stall=${booted_again:+again}
+	stall=${stall:-missed}
 fi
 
 # --- results ---
