@@ -231,25 +231,6 @@ void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
 	cal->lib_xor_cold = ECDMA_GF_CLS_ALL;
 }
 
-/*
- * NT stores send every output to memory, so with few inputs per output the
- * memory caps them.  Hot, a kernel writes S * m0 / k bytes per byte of data
- * (S, m0: hot regular MB/s and outputs of the measured shape); with W the
- * hot NT copy speed and g = cold NT / cold regular, NT pays while
- * k >= m0 * S / (g * W), rounded up here; 1 without W, 255 at most.
- */
-static u8 cal_kmin(const struct ecdma_gf_cal *cal, int kind, u32 (*m)[2])
-{
-	u64 num = (u64)cal_outs(kind) * m[ECDMA_GF_CAL_REG][0] *
-		  m[ECDMA_GF_CAL_REG][1];
-	u64 den = (u64)m[ECDMA_GF_CAL_NT][1] * cal->nt_wr;
-
-	if (!den)
-		return 1;
-	num = (num + den - 1) / den;
-	return min_t(u64, max_t(u64, num, 1), ECDMA_EC_MAX_K);
-}
-
 /**
  * ecdma_gf_reuse_window() - how much traffic an output stays cached for
  * @llc: bytes of the last-level cache; 0: unknown
@@ -267,8 +248,8 @@ u64 ecdma_gf_reuse_window(u64 llc)
  * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
  *
  * Per class and kind: for cached outputs, the kernel's code when at least
- * as fast hot as the GF algo; for others, NT when faster cold (from
- * @nt_kmin inputs), then the kernel's code when at least as fast cold.
+ * as fast hot as the GF algo; for others, NT when faster cold, then the
+ * kernel's code when at least as fast cold.
  * 4 KiB outputs count as cached: md reads its parity pages again soon.
  */
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
@@ -294,12 +275,14 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 			bool cold = c == ECDMA_GF_CLS_4K ? hot :
 				    lib[1] && lib[1] >= gf_cold;
 
-			if (nt) {
-				cal->nt[kind] |= BIT(c);
-				cal->nt_kmin[kind][c] = cal_kmin(cal, kind, m);
-			} else {
-				cal->nt_kmin[kind][c] = 0;
-			}
+			/*
+			 * From one input on: the engine asks only for outputs
+			 * it did not write lately (ecdma_gf_reused()), and
+			 * there fewer inputs per output favour NT more, as
+			 * regular stores must first read every line in.
+			 */
+			cal->nt[kind] |= nt ? BIT(c) : 0;
+			cal->nt_kmin[kind][c] = nt;
 			if (kind == ECDMA_GF_KIND_PQ) {
 				cal->lib_pq |= hot ? BIT(c) : 0;
 				cal->lib_pq_cold |= cold ? BIT(c) : 0;

@@ -76,8 +76,10 @@ struct ecdma_gf_cal_env {
  * @lib_pq_cold: as @lib_pq, for outputs that are not
  * @lib_xor_cold: as @lib_xor, for outputs that are not
  * @nt: [kind]: bit c: NT stores pay for class c
- * @nt_wr: MB/s of GF algo NT writes of cached input; 0: not measured
- * @nt_kmin: [kind][class]: NT from this many inputs on; 0 where @nt clear
+ * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
+ *	measured
+ * @nt_kmin: [kind][class]: NT from this many inputs on; 0 where @nt clear,
+ *	1 where set
  * @llc: @env's last-level cache, bytes; 0: unknown
  * @reuse_window: traffic window of ecdma_gf_reused(), bytes
  */
