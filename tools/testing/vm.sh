@@ -306,13 +306,6 @@ clock=tsc=reliable
 # 14 MiB ec_send ran 52 s on the debug kernel beside three boots.  At 60 s
 # they still catch a hang (syzbot's emulated runs widen them the same way).
 clock="$clock watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
-# --tcg single: the guest still has two CPUs, preempting each other at
-# every interrupt (QEMU switches vCPUs when one is kicked: an IPI, a timer),
-# but not running at the same instant.  Two boots share two host CPUs
-# here: a thread per vCPU then only adds contention and the cost of
-# multi-threaded TCG (atomic emulation, exclusive sections for TLB
-# flushes), about a fifth of a stock lane and more on the debug kernel
-# (Documentation/testing.rst).
 # A boot that stalls before init is booted once more.  Seen once
 # (2026-11-28, the debug kernel on a loaded host): the console stopped at
 # 0.7 s of guest time, before the second CPU came up, and QEMU sat idle
@@ -332,6 +325,13 @@ set +e
 for attempt in 1 2; do
 	left=$((timeout_s - ($(date +%s) - start)))
 	[ "$left" -gt 0 ] || left=1
+	# --tcg single: the guest still has two CPUs, preempting each other at
+	# every interrupt (QEMU switches vCPUs when one is kicked: an IPI, a timer),
+	# but not running at the same instant.  Two boots share two host CPUs
+	# here: a thread per vCPU then only adds contention and the cost of
+	# multi-threaded TCG (atomic emulation, exclusive sections for TLB
+	# flushes), about a fifth of a stock lane and more on the debug kernel
+	# (Documentation/testing.rst).
 	timeout "$left" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu "$cpuarg" -smp 2 -m "$mem" \
 		-nodefaults -display none -no-reboot $paused \
 		-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
