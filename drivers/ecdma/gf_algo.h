@@ -21,6 +21,8 @@
  * @encode: out[j] = (ECDMA_GF_ACC ? out[j] : 0) ^ sum_i c(i, j) * in[i],
  *	tables from @prep of an algo of this @tbl_bytes format; ECDMA_GF_*
  * @xor: out = (ECDMA_GF_ACC ? out : 0) ^ in[0] ^ ... ^ in[k - 1]
+ * @pq: RAID-6 out[0] = P, out[1] = Q = sum_i {02}^i * in[i], as @encode of
+ *	that matrix but without tables; NULL where @encode is as fast
  */
 struct ecdma_gf_algo {
 	const char *name;
@@ -33,6 +35,8 @@ struct ecdma_gf_algo {
 		       const u8 *const *in, u8 *const *out, unsigned int flags);
 	void (*xor)(size_t len, int k, const u8 *const *in, u8 *out,
 		    unsigned int flags);
+	void (*pq)(size_t len, int k, const u8 *const *in, u8 *const *out,
+		   unsigned int flags);
 };
 
 /* algos may ignore ECDMA_GF_NT; SIMD ones fence before returning */

@@ -28,4 +28,5 @@ const struct ecdma_gf_algo ecdma_gf_algo_avx2 = {
 	.prep		= ecdma_gf_prep_nibble,
 	.encode		= avx2_encode,
 	.xor		= avx2_xor,
+	.pq		= avx2_pq,
 };

@@ -35,4 +35,5 @@ const struct ecdma_gf_algo ecdma_gf_algo_avx512 = {
 	.prep		= ecdma_gf_prep_nibble,
 	.encode		= avx512_encode,
 	.xor		= avx512_xor,
+	.pq		= avx512_pq,
 };

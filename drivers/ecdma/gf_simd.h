@@ -20,6 +20,9 @@ typedef s64 ecdma_v4di __attribute__((__vector_size__(32)));
 typedef s8 ecdma_v64qi __attribute__((__vector_size__(64)));
 typedef s16 ecdma_v32hi __attribute__((__vector_size__(64)));
 typedef s64 ecdma_v8di __attribute__((__vector_size__(64)));
+/* unsigned bytes: wrapping adds (a signed overflow is undefined) */
+typedef u8 ecdma_v32qu __attribute__((__vector_size__(32)));
+typedef u8 ecdma_v64qu __attribute__((__vector_size__(64)));
 
 typedef s64 ecdma_v2di __attribute__((__vector_size__(16)));
 typedef s32 ecdma_v4si __attribute__((__vector_size__(16)));

@@ -5,7 +5,7 @@
  * reference ecdma_gf_ref_encode() and against ISA-L, over random k, m,
  * lengths, misalignments, coefficients (0 and 1 included), accumulate,
  * outputs aliasing inputs, and non-temporal stores (ECDMA_GF_NT) on
- * aligned and misaligned outputs.
+ * aligned and misaligned outputs; the same for XOR and the P+Q op.
  */
 #include <isa-l/erasure_code.h>
 
@@ -509,6 +509,93 @@ static void test_xor_nt(const struct ecdma_gf_algo *algo)
 			 t);
 }
 
+/*
+ * The P+Q op (@pq, Horner's rule) against the reference encode of the
+ * RAID-6 matrix: P all ones, Q {02}^i.  Any k, length and alignment,
+ * accumulate, NT on aligned or not, P or Q being one of the inputs.
+ */
+static int check_pq(const struct ecdma_gf_algo *algo, int k, size_t len,
+		    bool accumulate, bool nt, int alias)
+{
+	u8 *ibase[255], *in[255], *icopy[255], *obase[2], *out[2], *ocopy[2];
+	u8 *mat = test_alloc((size_t)k * 2);
+	int i, j, x = -1, bad = 0;
+
+	for (i = 0; i < k; i++) {
+		unsigned int off = test_rnd(64);
+
+		mat[i * 2] = 1;
+		mat[i * 2 + 1] = ecdma_gf_pow2(i);
+		ibase[i] = test_alloc(off + len);
+		in[i] = ibase[i] + off;
+		test_rnd_fill(in[i], len);
+	}
+	for (j = 0; j < 2; j++) {
+		obase[j] = alloc64(64 + len);
+		out[j] = obase[j] + (nt && test_rnd(4) ? 0 : test_rnd(64));
+		test_rnd_fill(out[j], len);
+	}
+	if (alias >= 0) {
+		x = (int)test_rnd(k);
+		out[alias] = in[x];
+	}
+	for (i = 0; i < k; i++)
+		icopy[i] = dup_buf(in[i], len);
+	for (j = 0; j < 2; j++)
+		ocopy[j] = dup_buf(out[j], len);
+	ecdma_gf_ref_encode(len, k, 2, mat, (const u8 *const *)icopy, ocopy,
+			    accumulate);
+
+	algo->pq(len, k, (const u8 *const *)in, out, gf_flags(accumulate, nt));
+
+	for (j = 0; j < 2; j++)
+		if (memcmp(out[j], ocopy[j], len)) {
+			ksft_print_msg("%s: pq k=%d len=%zu acc=%d nt=%d out %d=in %d: %c bad\n",
+				       algo->name, k, len, accumulate, nt,
+				       alias, x, j ? 'Q' : 'P');
+			bad++;
+		}
+	for (i = 0; i < k; i++)
+		if (i != x && memcmp(in[i], icopy[i], len))
+			bad++;
+	for (i = 0; i < k; i++) {
+		free(ibase[i]);
+		free(icopy[i]);
+	}
+	for (j = 0; j < 2; j++) {
+		free(obase[j]);
+		free(ocopy[j]);
+	}
+	free(mat);
+	return bad;
+}
+
+static void test_pq(const struct ecdma_gf_algo *algo)
+{
+	unsigned int t, bad = 0;
+
+	if (!algo->pq) {
+		ksft_test_result_skip("%s: pq: no P+Q op (encode does it)\n",
+				      algo->name);
+		return;
+	}
+	for (t = 0; t < 500 && !bad; t++) {
+		int k = test_rnd_range(1, 32);
+		size_t len = rnd_len();
+
+		if (t < 20)
+			k = test_rnd_range(33, 255);	/* many sources */
+		else if (t < 320)
+			len = t - 19;			/* every len 1..300 */
+		else if (t >= 480)
+			len = test_rnd_range(60000, 70000);
+		bad += check_pq(algo, k, len, test_rnd(2), test_rnd(2),
+				(int)test_rnd(4) - 2);
+	}
+	ksft_test_result(!bad, "%s: pq_vs_reference (%u cases)\n", algo->name,
+			 t);
+}
+
 static void test_algo_table(void)
 {
 	const struct ecdma_gf_algo *const *a, *best = ecdma_gf_algo_find(NULL);
@@ -597,7 +684,7 @@ static void test_affine_matrices(void)
 }
 #endif
 
-#define TESTS_PER_ALGO	10
+#define TESTS_PER_ALGO	11
 
 static void run_algo(const struct ecdma_gf_algo *algo)
 {
@@ -619,6 +706,7 @@ static void run_algo(const struct ecdma_gf_algo *algo)
 	test_encode_nt(algo);
 	test_xor(algo);
 	test_xor_nt(algo);
+	test_pq(algo);
 }
 
 int main(void)

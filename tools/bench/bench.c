@@ -21,7 +21,7 @@
  *
  * Usage: bench [-q] [outdir]   (-q: quick, for smoke tests)
  * Environment: BENCH_CPU (first CPU, default 0), BENCH_ONLY (comma-separated
- * ops, e.g. "pq,xor,scaling").
+ * ops, e.g. "pq,xor,scaling"), BENCH_ALGO (the engine's algo, by name).
  */
 #define _GNU_SOURCE
 #include <errno.h>
