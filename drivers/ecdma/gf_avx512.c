@@ -19,6 +19,12 @@
 #else
 #define SIMD_UNROLL_G(g)	4
 #endif
+/*
+ * Two with NT stores (outputs, so most likely inputs, not cached): at four
+ * vectors a step's ~16 operations per vector and output leave room in the
+ * out-of-order window for fewer inputs' loads (ecdma-simd.rst).
+ */
+#define SIMD_UNROLL_NT_G(g)	2
 #include "gf_simd_tmpl.h"
 
 static bool avx512_usable(void)

@@ -8,6 +8,7 @@
  *   SIMD_VW		vector width, 32 or 64
  *   SIMD_GFNI		1: vgf2p8affineqb matrices, 0: vpshufb nibble tables
  *   SIMD_UNROLL_G(g)	vectors per output per step for g outputs, 1 to 4
+ *   SIMD_UNROLL_NT_G(g)	optional: the same for passes with NT stores
  *
  * A step reads SIMD_UNROLL_G(g) vectors of each input in turn (as
  * lib/raid6's avx512x4) into up to ECDMA_SIMD_GROUP output registers and
@@ -40,6 +41,12 @@
 
 /* vectors per output in a step for @g outputs per pass, at most S_UMAX */
 #define S_UNROLL(g)	SIMD_UNROLL_G(g)
+/* the same with NT stores (the outputs, so likely the inputs, not cached) */
+#ifdef SIMD_UNROLL_NT_G
+#define S_UNROLL_NT(g)	SIMD_UNROLL_NT_G(g)
+#else
+#define S_UNROLL_NT(g)	SIMD_UNROLL_G(g)
+#endif
 #define S_UMAX		4
 
 #if SIMD_GFNI
@@ -234,7 +241,7 @@ static __always_inline SIMD_TGT void
 S_(dot)(size_t off, size_t end, int k, int g, bool ones, bool nt,
 	const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
-	const int u = S_UNROLL(g);
+	const int u = nt ? S_UNROLL_NT(g) : S_UNROLL(g);
 
 	for (; off + u * SIMD_VW <= end; off += u * SIMD_VW)
 		S_(step)(off, k, g, u, ones, nt, t, in, o, acc);
@@ -591,5 +598,6 @@ static SIMD_TGT void S_(pq)(size_t len, int k, const u8 *const *in,
 #undef S_AFFINE
 #undef S_TB
 #undef S_UNROLL
+#undef S_UNROLL_NT
 #undef S_UMAX
 #undef S_
