@@ -39,6 +39,18 @@ kmalloc_active() {
 	awk '/^kmalloc-/ { s += $2 } END { print s + 0 }' /proc/slabinfo
 }
 
+# kmalloc_snap <file>: active objects per kmalloc cache (after
+# kmalloc_active's flush), for the growth by cache when the check fails
+kmalloc_snap() {
+	awk '/^kmalloc-/ { print $1, $2 }' /proc/slabinfo >"$1"
+}
+
+# kmalloc_growth <before> <after>: the caches that grew, as diagnostics
+kmalloc_growth() {
+	awk 'NR == FNR { b[$1] = $2; next }
+	     $2 > b[$1] { print "# " $1 " +" $2 - b[$1] }' "$1" "$2"
+}
+
 brd_setup 4 8
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
@@ -87,15 +99,12 @@ ktap_check rmmod_after_teardown rmmod ecdma
 cycles=$((10 / ${VM_SCALE:-1}))
 [ "$cycles" -ge 3 ] || cycles=3
 [ -n "${ecdma_soak:-}" ] && cycles=100
-ok=1
-i=0
-before=
-while [ $i -lt $cycles ]; do
-	lvl=$((5 + i % 2))
-	if ! ecdma_load || ! modprobe raid456 || ! md_create $lvl; then
-		ktap_diag "cycle $i: setup failed"
-		ok=0
-		break
+# cycle <i>: load, RAID-5 or -6 by parity of @i, write, tear down
+cycle() {
+	if ! ecdma_load || ! modprobe raid456 || ! md_create $((5 + $1 % 2))
+	then
+		ktap_diag "cycle $1: setup failed"
+		return 1
 	fi
 	dd if=/dev/urandom of=/dev/md0 bs=64k count=32 oflag=direct 2>/dev/null
 	md_destroy
@@ -104,25 +113,44 @@ while [ $i -lt $cycles ]; do
 	# counts is that raid456 went
 	modprobe -r raid456 2>/tmp/rm.log
 	if grep -q '^raid456 ' /proc/modules || ! modprobe -r ecdma 2>>/tmp/rm.log; then
-		ktap_diag "cycle $i: teardown failed: $(cat /tmp/rm.log)"
+		ktap_diag "cycle $1: teardown failed: $(cat /tmp/rm.log)"
 		grep -E '^(ecdma|raid456|async_[a-z0-9_]+) ' /proc/modules |
 			while read -r l; do ktap_diag "$l"; done
 		ktap_diag "$(cat /proc/mdstat)"
-		ok=0
-		break
+		return 1
 	fi
+}
+
+ok=1
+i=0
+before=
+while [ $i -lt $cycles ]; do
+	cycle $i || { ok=0; break; }
 	i=$((i + 1))
-	[ $i = 1 ] && before=$(kmalloc_active)
+	[ $i = 1 ] && before=$(kmalloc_active) && kmalloc_snap /tmp/slab.0
 done
 [ $ok = 1 ] && ktap_ok "load_md_unload_${cycles}_cycles" ||
 	ktap_fail "load_md_unload_${cycles}_cycles # stopped at $i"
 after=$(kmalloc_active)
+kmalloc_snap /tmp/slab.1
 tol=$((64 + 2 * cycles))
 growth=$((after - ${before:-$after}))
+# Past the tolerance, two cycles more tell a leak from the rest of the
+# kernel allocating once meanwhile (seen once in 2026-11-29's debug lane
+# after its other tests, +220 over 3 cycles, where 10 cycles alone stayed
+# flat): a leak grows again by its share per cycle, a one-time allocation
+# does not.
+if [ "$growth" -gt "$tol" ] && [ $ok = 1 ]; then
+	kmalloc_growth /tmp/slab.0 /tmp/slab.1
+	if cycle $i && cycle $((i + 1)); then
+		again=$(($(kmalloc_active) - after))
+		ktap_diag "grew $growth over $((cycles - 1)) cycles, $again over 2 more"
+		[ "$again" -le $((tol * 2 / cycles)) ] && growth=0
+	fi
+fi
 if [ "$growth" -le "$tol" ]; then
 	ktap_ok "no_kmalloc_leak # active objects $before -> $after (tolerance $tol)"
 else
-	grep '^kmalloc-' /proc/slabinfo | awk '{ print "# " $1, $2 }'
 	ktap_fail "no_kmalloc_leak # active objects $before -> $after (tolerance $tol)"
 fi
 if grep -q '^ecdma' /proc/slabinfo; then
