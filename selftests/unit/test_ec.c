@@ -80,6 +80,7 @@ static struct {
 	unsigned long xor_calls;
 	unsigned long violations;
 	unsigned long nt_calls;	/* fake_simd calls asked for NT stores */
+	unsigned long algo_pq_calls;	/* fake_simd's ->pq */
 	bool pq_refuse_acc;	/* like a raid6 algo without xor_syndrome */
 } hk;
 
@@ -213,6 +214,33 @@ static void fake_xor(size_t len, int k, const u8 *const *in, u8 *out,
 	ecdma_gf_algo_generic.xor(len, k, in, out, flags);
 }
 
+/* RAID-6 P and Q by Horner's rule a byte at a time, as the SIMD ->pq */
+static void fake_pq(size_t len, int k, const u8 *const *in, u8 *const *out,
+		    unsigned int flags)
+{
+	size_t b;
+	int i;
+
+	if (!hk.in_fpu)
+		hk_violation("fpu algo pq outside a section");
+	hk.nt_calls += !!(flags & ECDMA_GF_NT);
+	hk.algo_pq_calls++;
+	for (b = 0; b < len; b++) {
+		u8 p = in[k - 1][b], q = p;
+
+		for (i = k - 2; i >= 0; i--) {
+			p ^= in[i][b];
+			q = (u8)(q << 1) ^ (q & 0x80 ? 0x1d : 0) ^ in[i][b];
+		}
+		if (flags & ECDMA_GF_ACC) {
+			p ^= out[0][b];
+			q ^= out[1][b];
+		}
+		out[0][b] = p;
+		out[1][b] = q;
+	}
+}
+
 static void fake_prep(const u8 *matrix, int k, int m, u8 *tbls)
 {
 	ecdma_gf_prep_nibble(matrix, k, m, tbls);
@@ -227,6 +255,7 @@ static const struct ecdma_gf_algo fake_simd = {
 	.prep = fake_prep,
 	.encode = fake_encode,
 	.xor = fake_xor,
+	.pq = fake_pq,
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1699,8 +1728,10 @@ static void test_fpu_sections(void)
 	int it;
 
 	hk_reset();
-	for (it = 0; it < 100; it++) {
-		o.per_wr = test_rnd(2);
+	for (it = 0; it < 160; it++) {
+		o.per_wr = it >= 100 || test_rnd(2);
+		/* RAID-6 P+Q (shift 0 of three): the executor calls ->pq */
+		o.pq_like = it >= 100;
 		o.acc = test_rnd(2);
 		o.inplace = test_rnd(2);
 		o.chunked = test_rnd(2);
@@ -1708,9 +1739,10 @@ static void test_fpu_sections(void)
 		bad += !!one_decode(T_CAUCHY, &hooks_fpu_only, &fake_simd,
 				    test_rnd(2), 3, NULL);
 	}
-	ksft_test_result(!bad && hk.sections && !hk.violations && !hk.in_fpu,
-			 "fpu_sections_balanced (%u wrong, %lu sections, %lu violations)\n",
-			 bad, hk.sections, hk.violations);
+	ksft_test_result(!bad && hk.sections && !hk.violations && !hk.in_fpu &&
+			 hk.algo_pq_calls,
+			 "fpu_sections_balanced (%u wrong, %lu sections, %lu violations, %lu pq)\n",
+			 bad, hk.sections, hk.violations, hk.algo_pq_calls);
 
 	/* SIMD not allowed: the fake algo never runs, results the same */
 	hk_reset();
