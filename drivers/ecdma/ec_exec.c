@@ -418,7 +418,7 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		x->pout[i] = outs[i] + ooff;
 	if (p->ones)
 		algo->xor(n, p->nin, x->pin, x->pout[0], flags);
-	else if (p->pq && algo->pq)
+	else if (p->pq && algo->pq)	/* as ecdma_gf_encode(), no tables */
 		algo->pq(n, p->nin, x->pin, x->pout, flags);
 	else
 		algo->encode(n, p->nin, p->nout, xc_tbls(x, algo), x->pin,

@@ -39,6 +39,33 @@ struct ecdma_gf_algo {
 		   unsigned int flags);
 };
 
+/**
+ * ecdma_gf_encode() - @a's encode, or its P+Q op where the matrix allows
+ * @a: the algo
+ * @pq: the coefficients are exactly RAID-6 P+Q (@m == 2, ecdma_ec_is_pq())
+ * @len: bytes per block
+ * @k: inputs
+ * @m: outputs
+ * @tbls: @a's tables of the matrix (unused by ->pq)
+ * @in: the inputs
+ * @out: the outputs
+ * @flags: ECDMA_GF_*
+ *
+ * The calibration and the bench call this, so they time what the executor
+ * runs; the executor tests the same two conditions itself (xc_gf()), as its
+ * tables are prepared only when encode needs them.
+ */
+static inline void ecdma_gf_encode(const struct ecdma_gf_algo *a, bool pq,
+				   size_t len, int k, int m, const u8 *tbls,
+				   const u8 *const *in, u8 *const *out,
+				   unsigned int flags)
+{
+	if (pq && a->pq)
+		a->pq(len, k, in, out, flags);
+	else
+		a->encode(len, k, m, tbls, in, out, flags);
+}
+
 /* algos may ignore ECDMA_GF_NT; SIMD ones fence before returning */
 #define ECDMA_GF_ACC	0x1	/* XOR into the outputs, do not overwrite */
 #define ECDMA_GF_NT	0x2	/* non-temporal stores of the outputs */

@@ -121,16 +121,13 @@ static void cal_call(const struct cal_run *r, enum ecdma_gf_kind kind,
 			algo->xor(len, ECDMA_GF_CAL_DISKS,
 				  (const u8 *const *)ptrs,
 				  ptrs[ECDMA_GF_CAL_DISKS], flags);
-		else if (kind == ECDMA_GF_KIND_PQ && algo->pq)
-			algo->pq(len, ECDMA_GF_CAL_DISKS,
-				 (const u8 *const *)ptrs,
-				 (u8 *const *)ptrs + ECDMA_GF_CAL_DISKS, flags);
 		else
-			algo->encode(len, ECDMA_GF_CAL_DISKS, cal_outs(kind),
-				     kind == ECDMA_GF_KIND_PQ ? r->tbls_pq :
-				     r->tbls_rs, (const u8 *const *)ptrs,
-				     (u8 *const *)ptrs + ECDMA_GF_CAL_DISKS,
-				     flags);
+			ecdma_gf_encode(algo, kind == ECDMA_GF_KIND_PQ, len,
+					ECDMA_GF_CAL_DISKS, cal_outs(kind),
+					kind == ECDMA_GF_KIND_PQ ? r->tbls_pq :
+					r->tbls_rs, (const u8 *const *)ptrs,
+					(u8 *const *)ptrs + ECDMA_GF_CAL_DISKS,
+					flags);
 		if (env->fpu && algo->fpu)
 			env->fpu(false);
 	}

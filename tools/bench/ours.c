@@ -31,11 +31,10 @@ static void ours_run(const struct impl *im, struct cfg *c)
 	if (c->op == OP_XOR)
 		a->xor(c->B, c->nin, (const u8 *const *)c->in, c->out[0],
 		       flags);
-	else if (c->op == OP_PQ && a->pq)
-		a->pq(c->B, c->nin, (const u8 *const *)c->in, c->out, flags);
 	else
-		a->encode(c->B, c->nin, c->nout, im->tbls,
-			  (const u8 *const *)c->in, c->out, flags);
+		ecdma_gf_encode(a, c->op == OP_PQ, c->B, c->nin, c->nout,
+				im->tbls, (const u8 *const *)c->in, c->out,
+				flags);
 }
 
 static void engine_prep(struct impl *im, const struct cfg *c);
@@ -127,13 +126,9 @@ engine_piece(const struct impl *im, const struct cfg *c, int path,
 			       flags);
 		break;
 	default:
-		if (c->op == OP_PQ && best_algo->pq) {
-			best_algo->pq(len, c->nin, (const u8 *const *)pin,
-				      pout, flags);
-			break;
-		}
-		best_algo->encode(len, c->nin, c->nout, im->tbls,
-				  (const u8 *const *)pin, pout, flags);
+		ecdma_gf_encode(best_algo, c->op == OP_PQ, len, c->nin,
+				c->nout, im->tbls, (const u8 *const *)pin, pout,
+				flags);
 		break;
 	}
 }
