@@ -419,6 +419,47 @@ static void test_encode_vs_isal(const struct ecdma_gf_algo *algo)
 }
 
 /* out = (acc ? out : 0) ^ in[0..k), possibly with out == in[x] */
+/* @k random inputs of @len bytes at random misalignments, and copies */
+static void inputs_new(int k, size_t len, u8 **base, u8 **in, u8 **copy)
+{
+	int i;
+
+	for (i = 0; i < k; i++) {
+		unsigned int off = test_rnd(64);
+
+		base[i] = test_alloc(off + len);
+		in[i] = base[i] + off;
+		test_rnd_fill(in[i], len);
+		copy[i] = dup_buf(in[i], len);
+	}
+}
+
+/* Frees inputs_new()'s; returns how many besides input @x were changed. */
+static int inputs_done(int k, size_t len, int x, u8 **base, u8 **in,
+		       u8 **copy)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < k; i++) {
+		if (i != x && memcmp(in[i], copy[i], len))
+			bad++;
+		free(base[i]);
+		free(copy[i]);
+	}
+	return bad;
+}
+
+/* A random output of @len bytes; with @nt mostly 64-byte aligned */
+static u8 *output_new(size_t len, bool nt, u8 **base)
+{
+	u8 *out;
+
+	*base = alloc64(64 + len);
+	out = *base + (nt && test_rnd(4) ? 0 : test_rnd(64));
+	test_rnd_fill(out, len);
+	return out;
+}
+
 static int check_xor(const struct ecdma_gf_algo *algo, int k, size_t len,
 		     bool accumulate, bool alias, bool nt)
 {
@@ -426,17 +467,8 @@ static int check_xor(const struct ecdma_gf_algo *algo, int k, size_t len,
 	int i, x = -1, bad = 0;
 	size_t p;
 
-	for (i = 0; i < k; i++) {
-		unsigned int off = test_rnd(64);
-
-		ibase[i] = test_alloc(off + len);
-		in[i] = ibase[i] + off;
-		test_rnd_fill(in[i], len);
-		icopy[i] = dup_buf(in[i], len);
-	}
-	obase = alloc64(64 + len);
-	out = obase + (nt && test_rnd(4) ? 0 : test_rnd(64));
-	test_rnd_fill(out, len);
+	inputs_new(k, len, ibase, in, icopy);
+	out = output_new(len, nt, &obase);
 	if (alias) {
 		/* XOR dest == src[0] is what async_xor does; any works */
 		x = test_rnd(2) ? 0 : (int)test_rnd(k);
@@ -458,13 +490,7 @@ static int check_xor(const struct ecdma_gf_algo *algo, int k, size_t len,
 			       algo->name, k, len, accumulate, x, nt);
 		bad++;
 	}
-	for (i = 0; i < k; i++)
-		if (i != x && memcmp(in[i], icopy[i], len))
-			bad++;
-	for (i = 0; i < k; i++) {
-		free(ibase[i]);
-		free(icopy[i]);
-	}
+	bad += inputs_done(k, len, x, ibase, in, icopy);
 	free(obase);
 	free(want);
 	return bad;
@@ -522,25 +548,16 @@ static int check_pq(const struct ecdma_gf_algo *algo, int k, size_t len,
 	int i, j, x = -1, bad = 0;
 
 	for (i = 0; i < k; i++) {
-		unsigned int off = test_rnd(64);
-
 		mat[i * 2] = 1;
 		mat[i * 2 + 1] = ecdma_gf_pow2(i);
-		ibase[i] = test_alloc(off + len);
-		in[i] = ibase[i] + off;
-		test_rnd_fill(in[i], len);
 	}
-	for (j = 0; j < 2; j++) {
-		obase[j] = alloc64(64 + len);
-		out[j] = obase[j] + (nt && test_rnd(4) ? 0 : test_rnd(64));
-		test_rnd_fill(out[j], len);
-	}
+	inputs_new(k, len, ibase, in, icopy);
+	for (j = 0; j < 2; j++)
+		out[j] = output_new(len, nt, &obase[j]);
 	if (alias >= 0) {
 		x = (int)test_rnd(k);
 		out[alias] = in[x];
 	}
-	for (i = 0; i < k; i++)
-		icopy[i] = dup_buf(in[i], len);
 	for (j = 0; j < 2; j++)
 		ocopy[j] = dup_buf(out[j], len);
 	ecdma_gf_ref_encode(len, k, 2, mat, (const u8 *const *)icopy, ocopy,
@@ -555,13 +572,7 @@ static int check_pq(const struct ecdma_gf_algo *algo, int k, size_t len,
 				       alias, x, j ? 'Q' : 'P');
 			bad++;
 		}
-	for (i = 0; i < k; i++)
-		if (i != x && memcmp(in[i], icopy[i], len))
-			bad++;
-	for (i = 0; i < k; i++) {
-		free(ibase[i]);
-		free(icopy[i]);
-	}
+	bad += inputs_done(k, len, x, ibase, in, icopy);
 	for (j = 0; j < 2; j++) {
 		free(obase[j]);
 		free(ocopy[j]);
