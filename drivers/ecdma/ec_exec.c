@@ -408,8 +408,8 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	/* by the block's class, not the piece's; never NT into scratch */
 	if (!acc)
 		flags = real ? ecdma_gf_flags(p->len, false, x->pol.nt_min,
-					      x->pol.nt_kmin[xc_kind(p)],
-					      p->nin, p->cached) : 0;
+					      x->pol.nt[xc_kind(p)],
+					      p->cached) : 0;
 	if (algo->fpu && (flags & ECDMA_GF_NT))
 		x->st.nt_bytes += bytes;
 	for (i = 0; i < p->nin; i++)

@@ -66,10 +66,10 @@ struct ecdma_ec_exec_cfg {
 
 /**
  * struct ecdma_ec_exec_policy - how an execution context computes
- * @nt_min: blocks of this many bytes or more get NT stores; 0: per @nt_kmin
+ * @nt_min: blocks of this many bytes or more get NT stores; 0: per @nt
  * @fast_pq: bit c (enum ecdma_gf_cls): hooks->pq for class c, cached outputs
  * @fast_xor: bit c: the same for hooks->xor
- * @nt_kmin: [kind][cls]: NT stores from this many inputs on; 0: never
+ * @nt: [kind]: bit c: NT stores for class c outputs not taken to be cached
  * @reuse_window: outputs written < this many traffic bytes ago count as cached
  * @fast_pq_cold: as @fast_pq, for outputs not taken to be cached
  * @fast_xor_cold: as @fast_xor, for those
@@ -81,7 +81,7 @@ struct ecdma_ec_exec_policy {
 	u32 nt_min;
 	u8 fast_pq;
 	u8 fast_xor;
-	u8 nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
+	u8 nt[ECDMA_GF_KIND_NR];
 	u64 reuse_window;
 	u8 fast_pq_cold;
 	u8 fast_xor_cold;

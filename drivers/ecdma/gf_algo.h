@@ -101,28 +101,23 @@ enum ecdma_gf_kind {
  * ecdma_gf_flags() - the @flags the engine passes for a block
  * @len: bytes per block of the whole request (not of one piece of it)
  * @acc: accumulate into the outputs
- * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_kmin
- * @nt_kmin: per ecdma_gf_cls(): NT from this many inputs (0: never), or NULL
- * @nin: inputs
+ * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_cls
+ * @nt_cls: bit c (enum ecdma_gf_cls): NT for outputs of class c
  * @cached: the outputs are taken to be in the cache (ecdma_gf_reused())
  *
  * No NT when accumulating (it would evict the outputs just read) or @cached.
  * Return: ECDMA_GF_* flags.
  */
 static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
-					  const u8 *nt_kmin, int nin,
-					  bool cached)
+					  unsigned int nt_cls, bool cached)
 {
-	unsigned int kmin;
-
 	if (acc)
 		return ECDMA_GF_ACC;
 	if (nt_min && len >= nt_min)
 		return ECDMA_GF_NT;
 	if (cached)
 		return 0;
-	kmin = nt_kmin ? nt_kmin[ecdma_gf_cls(len)] : 0;
-	return kmin && nin >= (int)kmin ? ECDMA_GF_NT : 0;
+	return nt_cls & BIT(ecdma_gf_cls(len)) ? ECDMA_GF_NT : 0;
 }
 
 /* outputs written within ~an LLC of own traffic count as cached (no NT) */

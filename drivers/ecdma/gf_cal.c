@@ -277,13 +277,13 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 				    lib[1] && lib[1] >= gf_cold;
 
 			/*
-			 * From one input on: the engine asks only for outputs
-			 * it did not write lately (ecdma_gf_reused()), and
-			 * there fewer inputs per output favour NT more, as
-			 * regular stores must first read every line in.
+			 * Whatever the number of inputs: the engine asks only
+			 * for outputs it did not write lately
+			 * (ecdma_gf_reused()), and there fewer inputs per
+			 * output favour NT more, as regular stores must first
+			 * read every line in.
 			 */
 			cal->nt[kind] |= nt ? BIT(c) : 0;
-			cal->nt_kmin[kind][c] = nt;
 			if (kind == ECDMA_GF_KIND_PQ) {
 				cal->lib_pq |= hot ? BIT(c) : 0;
 				cal->lib_pq_cold |= cold ? BIT(c) : 0;

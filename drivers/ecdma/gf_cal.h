@@ -78,8 +78,6 @@ struct ecdma_gf_cal_env {
  * @nt: [kind]: bit c: NT stores pay for class c
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
- * @nt_kmin: [kind][class]: NT from this many inputs on; 0 where @nt clear,
- *	1 where set
  * @llc: @env's last-level cache, bytes; 0: unknown
  * @reuse_window: traffic window of ecdma_gf_reused(), bytes
  */
@@ -94,7 +92,6 @@ struct ecdma_gf_cal {
 	u8 lib_xor_cold;
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
-	u8 nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
 	u64 llc;
 	u64 reuse_window;
 };

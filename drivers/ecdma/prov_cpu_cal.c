@@ -91,8 +91,8 @@ static enum ecdma_cpu_path ecdma_cpu_path_set[2];
 static u8 ecdma_cpu_lib[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
 /* [pq]: the same, for outputs that are not in the cache */
 static u8 ecdma_cpu_lib_cold[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
-/* [kind][class]: NT stores from this many inputs on, as calibrated */
-static u8 ecdma_cpu_nt_kmin[ECDMA_GF_KIND_NR][ECDMA_GF_CLS_NR];
+/* [kind]: bit c: NT stores for class c outputs not cached, as calibrated */
+static u8 ecdma_cpu_nt_cls[ECDMA_GF_KIND_NR];
 /* nt_threshold was set to a number: it decides, not the calibration */
 static bool ecdma_cpu_nt_fixed;
 /* the calibration's reuse window (ecdma_gf_reused()) */
@@ -137,7 +137,7 @@ static void ecdma_cpu_cal_resched(void)
 static void ecdma_cpu_apply(void)
 {
 	const struct ecdma_gf_cal *c = &ecdma_cpu_cal;
-	int pq, kind, cls;
+	int pq, kind;
 
 	for (pq = 0; pq < 2; pq++) {
 		u8 lib, cold;
@@ -161,9 +161,7 @@ static void ecdma_cpu_apply(void)
 		WRITE_ONCE(ecdma_cpu_lib_cold[pq], cold);
 	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
-		for (cls = 0; cls < ECDMA_GF_CLS_NR; cls++)
-			WRITE_ONCE(ecdma_cpu_nt_kmin[kind][cls],
-				   c->nt_kmin[kind][cls]);
+		WRITE_ONCE(ecdma_cpu_nt_cls[kind], c->nt[kind]);
 	WRITE_ONCE(ecdma_cpu_reuse_window, c->reuse_window);
 }
 
@@ -201,21 +199,15 @@ static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
 	return ecdma_cpu_words_str(buf, size, one);
 }
 
-/* "regular", "nt" or "nt(k>=5)" (inputs), per class if they differ */
-static int ecdma_cpu_nt_kmin_str(char *buf, size_t size, const u8 *kmin)
+/* "regular" or "nt", per class if they differ */
+static int ecdma_cpu_nt_cls_str(char *buf, size_t size, unsigned int nt)
 {
 	char one[ECDMA_GF_CLS_NR][ECDMA_CPU_WORD];
 	int c;
 
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		unsigned int k = READ_ONCE(kmin[c]);
-
-		if (k <= 1)
-			scnprintf(one[c], sizeof(one[c]), "%s",
-				  k ? "nt" : "regular");
-		else
-			scnprintf(one[c], sizeof(one[c]), "nt(k>=%u)", k);
-	}
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		scnprintf(one[c], sizeof(one[c]), "%s",
+			  nt & BIT(c) ? "nt" : "regular");
 	return ecdma_cpu_words_str(buf, size, one);
 }
 
@@ -252,7 +244,7 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 	ecdma_cpu_cls_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold,
 			  "lib", "gf");
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-		ecdma_cpu_nt_kmin_str(nt[k], sizeof(nt[k]), cal->nt_kmin[k]);
+		ecdma_cpu_nt_cls_str(nt[k], sizeof(nt[k]), cal->nt[k]);
 	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
 		raid6_call.name, algo, cal->rounds, pq, xor, cal->nt_wr,
 		cal->llc >> 10, cal->reuse_window >> 10,
@@ -322,7 +314,7 @@ out_apply:
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 {
 	bool fixed = READ_ONCE(ecdma_cpu_nt_fixed);
-	int kind, cls;
+	int kind;
 
 	pol->nt_min = fixed ? ecdma_cpu_tunable_get(ECDMA_CPU_NT_THRESHOLD) : 0;
 	pol->fast_pq = READ_ONCE(ecdma_cpu_lib[1]);
@@ -330,9 +322,7 @@ void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 	pol->fast_pq_cold = READ_ONCE(ecdma_cpu_lib_cold[1]);
 	pol->fast_xor_cold = READ_ONCE(ecdma_cpu_lib_cold[0]);
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
-		for (cls = 0; cls < ECDMA_GF_CLS_NR; cls++)
-			pol->nt_kmin[kind][cls] = fixed ? 0 :
-				READ_ONCE(ecdma_cpu_nt_kmin[kind][cls]);
+		pol->nt[kind] = fixed ? 0 : READ_ONCE(ecdma_cpu_nt_cls[kind]);
 	pol->reuse_window = READ_ONCE(ecdma_cpu_reuse_window);
 }
 
@@ -423,13 +413,14 @@ long ecdma_cpu_nt(void)
 /**
  * ecdma_cpu_nt_str() - the calibrated store kinds for humans
  * @kind: which kind of operation
- * @buf: filled in, as ecdma_cpu_nt_kmin_str()
+ * @buf: filled in, as ecdma_cpu_nt_cls_str()
  * @size: of @buf
  * Return: the length written.
  */
 int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
 {
-	return ecdma_cpu_nt_kmin_str(buf, size, ecdma_cpu_nt_kmin[kind]);
+	return ecdma_cpu_nt_cls_str(buf, size,
+				    READ_ONCE(ecdma_cpu_nt_cls[kind]));
 }
 
 /**
@@ -500,11 +491,11 @@ static int calibration_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
 			   nt >= 0 ? "nt_threshold" : "auto", str);
 	}
-	/* as calibrated: NT from this many inputs on, per class (0: never) */
+	/* as calibrated, per class: NT (1) or regular stores (0) */
 	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
-		seq_printf(m, "%s_nt_kmin", ecdma_gf_kind_names[kind]);
+		seq_printf(m, "%s_nt", ecdma_gf_kind_names[kind]);
 		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-			seq_printf(m, " %u", cal.nt_kmin[kind][c]);
+			seq_printf(m, " %u", !!(cal.nt[kind] & BIT(c)));
 		seq_putc(m, '\n');
 	}
 	return 0;

@@ -67,31 +67,24 @@ static void test_decide(void)
 	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
 	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
-	/* no NT write bandwidth measured: NT from 1 input on */
-	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] != 1;
-	bad += cal.nt_kmin[ECDMA_GF_KIND_PQ][ECDMA_GF_CLS_BIG] != 1;
-	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] != 0;
 	/* a slow NT copy changes nothing: uncached outputs, any inputs */
 	cal.nt_wr = 12;
 	ecdma_gf_cal_decide(&cal);
-	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] != 1;
-	bad += ecdma_gf_flags(1 << 20, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 2, false) !=
-	       ECDMA_GF_NT;
-	bad += ecdma_gf_flags(65536, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 8, false) != 0;
-	bad += ecdma_gf_flags(1 << 20, true, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10, false) !=
-	       ECDMA_GF_ACC;
-	bad += ecdma_gf_flags(4096, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 10, false) != 0;
+	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
+	bad += ecdma_gf_flags(1 << 20, false, 0, cal.nt[ECDMA_GF_KIND_RS],
+			      false) != ECDMA_GF_NT;
+	bad += ecdma_gf_flags(65536, false, 0, cal.nt[ECDMA_GF_KIND_RS],
+			      false) != 0;
+	bad += ecdma_gf_flags(1 << 20, true, 0, cal.nt[ECDMA_GF_KIND_RS],
+			      false) != ECDMA_GF_ACC;
+	bad += ecdma_gf_flags(4096, false, 0, cal.nt[ECDMA_GF_KIND_RS],
+			      false) != 0;
 	/* cached outputs: regular stores whatever the class says */
-	bad += ecdma_gf_flags(1 << 20, false, 0,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 9, true) != 0;
+	bad += ecdma_gf_flags(1 << 20, false, 0, cal.nt[ECDMA_GF_KIND_RS],
+			      true) != 0;
 	/* a fixed threshold wins over the classes and the cache */
-	bad += ecdma_gf_flags(4096, false, 4096,
-			      cal.nt_kmin[ECDMA_GF_KIND_RS], 2, true) !=
-	       ECDMA_GF_NT;
+	bad += ecdma_gf_flags(4096, false, 4096, cal.nt[ECDMA_GF_KIND_RS],
+			      true) != ECDMA_GF_NT;
 	ksft_test_result(!bad,
 			 "decide_hot_and_cold_apart (lib_pq %#x lib_xor %#x nt %#x/%#x/%#x)\n",
 			 cal.lib_pq, cal.lib_xor, cal.nt[0], cal.nt[1],
@@ -244,13 +237,6 @@ static void test_measure_fake(void)
 		bad += cal.nt[k] != (ECDMA_GF_CLS_ALL & ~CLS4);
 	/* the fake NT copy costs 2 ns/B hot: 500 MB/s, reported only */
 	bad += cal.nt_wr != 500;
-	/* NT from one input on wherever it won cold, never for 4 KiB */
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		bool nt = c != ECDMA_GF_CLS_4K;
-
-		for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-			bad += cal.nt_kmin[k][c] != nt;
-	}
 	/* no cache size from the env: the default window */
 	bad += cal.llc || cal.reuse_window != ECDMA_GF_REUSE_DEFAULT;
 	/* pieces as the executor cuts them: 128 KiB / 9 blocks (XOR) */
@@ -373,7 +359,6 @@ static void test_decide_apart(void)
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 10, 40);
 	ecdma_gf_cal_decide(&cal);
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLS64;
-	bad += cal.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] != 0;
 	bad += cal.lib_xor != CLSBIG || cal.lib_xor_cold != 0 ||
 	       cal.nt[ECDMA_GF_KIND_XOR] != CLSBIG;
 	ksft_test_result(!bad, "decide_nt_cold_lib_per_state (%u wrong)\n", bad);

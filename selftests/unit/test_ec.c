@@ -1426,7 +1426,7 @@ static unsigned int policy_wr(enum t_mat type, bool xor, size_t len,
 
 /*
  * Policy: fast paths off means off, and per block-size class; NT by block
- * size (nt_min) or by class, kind and number of inputs (nt_kmin), never
+ * size (nt_min) or by class and kind (nt), never
  * for accumulate or VALIDATE scratch.
  */
 static void test_policy(void)
@@ -1486,9 +1486,9 @@ static void test_policy(void)
 
 	/*
 	 * NT: phase 0 exactly for blocks >= nt_min; 1: nt_min 0, no class:
-	 * never; 2: RS of the 64 KiB class only, from 4 inputs on (other
-	 * kinds' and classes' choices must not leak into RS); 3: the same
-	 * class, but from 5 inputs on: never for these 4.
+	 * never; 2: RS of the 64 KiB class only (other kinds' and classes'
+	 * choices must not leak into RS); 3: every class of the other kinds,
+	 * none of RS: never.
 	 */
 	hk_reset();
 	bad = 0;
@@ -1510,12 +1510,9 @@ static void test_policy(void)
 			nt.nt_min = 0;
 		if (phase >= 2) {
 			for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-				for (j = 0; j < ECDMA_GF_CLS_NR; j++)
-					nt.nt_kmin[k][j] = 1;
-			nt.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_4K] = 0;
-			nt.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_BIG] = 0;
-			nt.nt_kmin[ECDMA_GF_KIND_RS][ECDMA_GF_CLS_64K] =
-				phase == 2 ? 4 : 5;
+				nt.nt[k] = ECDMA_GF_CLS_ALL;
+			nt.nt[ECDMA_GF_KIND_RS] = phase == 2 ?
+				BIT(ECDMA_GF_CLS_64K) : 0;
 		}
 		want = phase >= 2 ? phase == 2 &&
 		       ecdma_gf_cls(len) == ECDMA_GF_CLS_64K :
@@ -1608,8 +1605,7 @@ static void test_policy_reuse(void)
 	int j, k;
 
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-		for (j = ECDMA_GF_CLS_64K; j < ECDMA_GF_CLS_NR; j++)
-			pol.nt_kmin[k][j] = 1;
+		pol.nt[k] = ECDMA_GF_CLS_ALL & ~BIT(ECDMA_GF_CLS_4K);
 	hk_reset();
 	if (tcalc_init(&tc, 4, 2, T_CAUCHY, &fake_simd, &hooks_fpu_only)) {
 		ksft_test_result_fail("policy_nt_not_on_cached_outputs\n");

@@ -71,16 +71,10 @@ for p in pq xor; do
 		ktap_ok "${p}_auto_follows_calibration # $want" ||
 		ktap_fail "${p}_auto_follows_calibration # want $want"
 done
-# (NT from one input on where a class has it, "*_nt_kmin" 1; an older
-# module's least number of inputs, "nt(k>=5)", is left out of the
-# comparison; the inputs' count is checked through dmatest below)
+# (whatever the number of inputs; checked through dmatest below)
 for k in xor pq rs; do
 	want=$(expect $k nt)
-	# without the least k, classes that differ only by it agree
-	got=$(sed -n "s/^${k}_stores auto -> //p" $cal | sed 's/(k>=[0-9]*)//g' |
-		awk '{ n = split($0, f, /[ :]/)
-		       if (n == 6 && f[2] == f[4] && f[4] == f[6]) print f[2]
-		       else print }')
+	got=$(sed -n "s/^${k}_stores auto -> //p" $cal)
 	[ "$got" = "$want" ] &&
 		ktap_ok "${k}_stores_follow_calibration # $want" ||
 		ktap_fail "${k}_stores_follow_calibration # want $want, got $got"
@@ -162,12 +156,11 @@ f=$(dmesg | grep 'summary' | grep -v -c ' 0 failures')
 [ "$s" -ge 2 ] && [ "$f" = 0 ] && ktap_ok "nt_auto_dmatest_clean # $s summaries" ||
 	ktap_fail "nt_auto_dmatest_clean # $s clean, $f failing"
 dn=$(($(ecdma_stat nt_bytes) - b)) dg=$(($(ecdma_stat gf_bytes) - g))
-# NT where the 64k class's least number of inputs admits dmatest's 6
-# sources (XOR: kind xor; PQ with all-1 coefficients: kind rs)
+# NT where the 64k class has it ("<kind>_nt 4k 64k big"), for dmatest's
+# 6 sources (XOR: kind xor; PQ with all-1 coefficients: kind rs)
 want=0
 for k in xor rs; do
-	n=$(awk -v k=$k '$1 == k "_nt_kmin" { print $3 }' $cal)
-	[ -n "$n" ] && [ "$n" != 0 ] && [ "$n" -le 6 ] && want=1
+	[ "$(awk -v k=$k '$1 == k "_nt" { print $3 }' $cal)" = 1 ] && want=1
 done
 [ "$algo" = generic ] && want=0
 ktap_diag "nt auto: block 65536, algo $algo: gf_bytes +$dg nt_bytes +$dn, nt expected $want"

@@ -92,8 +92,8 @@ static void engine_prep(struct impl *im, const struct cfg *c)
 	else if (c->op == OP_PQ)
 		kind = ECDMA_GF_KIND_PQ;
 	/* NT if the outputs are not cached; engine_run() asks per call */
-	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt_kmin[kind],
-				   c->nin, false);
+	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt[kind],
+				   false);
 	im->probe = c->op != OP_UPD && cls != BIT(ECDMA_GF_CLS_4K);
 	im->path = engine_path(kind, cal.lib_pq & cls, cal.lib_xor & cls);
 	im->path_cold = engine_path(kind, cal.lib_pq_cold & cls,
@@ -319,8 +319,8 @@ void ours_calibrate(void)
 						cal.lib_xor & BIT(c)));
 			printf("/%s", engine_path_name(k, cal.lib_pq_cold & BIT(c),
 						       cal.lib_xor_cold & BIT(c)));
-			if (cal.nt_kmin[k][c])
-				printf(", nt from %u inputs", cal.nt_kmin[k][c]);
+			if (cal.nt[k] & BIT(c))
+				printf(", nt");
 			printf("\n");
 		}
 	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);

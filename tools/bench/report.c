@@ -331,7 +331,7 @@ static void rep_cal(FILE *out)
 		best_algo->name, raid6_call.name);
 	fprintf(out, " NT writes %u MB/s; per class: P+Q path, XOR path",
 		cal.nt_wr);
-	fprintf(out, " (outputs cached/not), NT (from k inputs) for xor/pq/rs");
+	fprintf(out, " (outputs cached/not), stores for xor/pq/rs");
 	fprintf(out, " on outputs not cached (last-level cache %llu KiB,",
 		cal.llc >> 10);
 	fprintf(out, " reuse window %llu KiB)\n", cal.reuse_window >> 10);
@@ -343,13 +343,8 @@ static void rep_cal(FILE *out)
 			cal.lib_xor & BIT(c) ? "lib" : "gf",
 			cal.lib_xor_cold & BIT(c) ? "lib" : "gf");
 		for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-			if (cal.nt_kmin[k][c])
-				fprintf(out, " %s:nt(k>=%u)",
-					ecdma_gf_kind_names[k],
-					cal.nt_kmin[k][c]);
-			else
-				fprintf(out, " %s:regular",
-					ecdma_gf_kind_names[k]);
+			fprintf(out, " %s:%s", ecdma_gf_kind_names[k],
+				cal.nt[k] & BIT(c) ? "nt" : "regular");
 		fprintf(out, "\n");
 	}
 }
