@@ -134,10 +134,12 @@ struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 	x->algo = algo;
 	x->nofpu = &ecdma_gf_algo_generic;
 	x->hooks = cfg->hooks;
-	x->pol.fast_pq = ECDMA_GF_CLS_ALL;
-	x->pol.fast_xor = ECDMA_GF_CLS_ALL;
-	x->pol.fast_pq_cold = ECDMA_GF_CLS_ALL;
-	x->pol.fast_xor_cold = ECDMA_GF_CLS_ALL;
+	for (i = 0; i < ECDMA_GF_BAND_NR; i++) {
+		x->pol.fast_pq[i] = ECDMA_GF_CLS_ALL;
+		x->pol.fast_xor[i] = ECDMA_GF_CLS_ALL;
+		x->pol.fast_pq_cold[i] = ECDMA_GF_CLS_ALL;
+		x->pol.fast_xor_cold[i] = ECDMA_GF_CLS_ALL;
+	}
 	for (i = 0; i < x->ndec; i++)
 		x->dec[i].nerr = -1;
 	algo->prep(x->matrix, x->k, x->m, x->enc_tbls);
@@ -324,8 +326,11 @@ static u32 xc_fast(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	const struct ecdma_ec_exec_hooks *h = x->hooks;
 	struct xc_plan *p = &x->p;
 	unsigned int cls = BIT(ecdma_gf_cls(p->len));
-	u8 fast_pq = p->cached ? x->pol.fast_pq : x->pol.fast_pq_cold;
-	u8 fast_xor = p->cached ? x->pol.fast_xor : x->pol.fast_xor_cold;
+	int band = ecdma_gf_band(p->nin);
+	u8 fast_pq = p->cached ? x->pol.fast_pq[band] :
+		     x->pol.fast_pq_cold[band];
+	u8 fast_xor = p->cached ? x->pol.fast_xor[band] :
+		      x->pol.fast_xor_cold[band];
 	int i, cnt, s, alias;
 	void *dest;
 

@@ -67,8 +67,9 @@ struct ecdma_ec_exec_cfg {
 /**
  * struct ecdma_ec_exec_policy - how an execution context computes
  * @nt_min: blocks of this many bytes or more get NT stores; 0: per @nt
- * @fast_pq: bit c (enum ecdma_gf_cls): hooks->pq for class c, cached outputs
- * @fast_xor: bit c: the same for hooks->xor
+ * @fast_pq: [band] (ecdma_gf_band() of the inputs): bit c (enum
+ *	ecdma_gf_cls): hooks->pq for class c, cached outputs
+ * @fast_xor: [band]: bit c: the same for hooks->xor
  * @nt: [kind]: bit c: NT stores for class c outputs not taken to be cached
  * @reuse_window: outputs written < this many traffic bytes ago count as cached
  * @fast_pq_cold: as @fast_pq, for outputs not taken to be cached
@@ -79,12 +80,12 @@ struct ecdma_ec_exec_cfg {
  */
 struct ecdma_ec_exec_policy {
 	u32 nt_min;
-	u8 fast_pq;
-	u8 fast_xor;
+	u8 fast_pq[ECDMA_GF_BAND_NR];
+	u8 fast_xor[ECDMA_GF_BAND_NR];
 	u8 nt[ECDMA_GF_KIND_NR];
 	u64 reuse_window;
-	u8 fast_pq_cold;
-	u8 fast_xor_cold;
+	u8 fast_pq_cold[ECDMA_GF_BAND_NR];
+	u8 fast_xor_cold[ECDMA_GF_BAND_NR];
 };
 
 /**

@@ -87,6 +87,24 @@ static inline enum ecdma_gf_cls ecdma_gf_cls(size_t len)
 	return len <= 65536 ? ECDMA_GF_CLS_64K : ECDMA_GF_CLS_BIG;
 }
 
+/*
+ * Who wins P+Q and XOR (lib/raid6, xor_blocks() or the GF algo) also depends
+ * on the number of inputs; gf_cal.c measures 4 and 8 and splits between.
+ */
+enum ecdma_gf_band {
+	ECDMA_GF_BAND_NARROW,	/* up to ECDMA_GF_BAND_CUT inputs */
+	ECDMA_GF_BAND_WIDE,	/* more */
+	ECDMA_GF_BAND_NR,
+};
+
+#define ECDMA_GF_BAND_CUT	6
+
+static inline enum ecdma_gf_band ecdma_gf_band(int nin)
+{
+	return nin <= ECDMA_GF_BAND_CUT ? ECDMA_GF_BAND_NARROW :
+	       ECDMA_GF_BAND_WIDE;
+}
+
 #define ECDMA_GF_NT_MIN_DEFAULT	65536	/* nt_threshold if not "auto" */
 
 /* What a kernel call computes, for the store policy of each class. */

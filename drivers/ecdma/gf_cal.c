@@ -5,8 +5,11 @@
  * Per block-size class and kind (XOR, P+Q, RS), each candidate (lib/raid6
  * or xor_blocks(), the GF algo with regular or NT stores) is timed hot and
  * cold, called as the executor calls it: no fixed threshold holds across
- * hosts.  Rounds interleave the candidates so a slow moment hits all alike;
- * each keeps its best.  Clock, cache flush and FPU sections come from
+ * hosts.  P+Q and XOR are timed with 4 inputs too (the narrow band): the
+ * winner can differ between 4 and 8 (ecdma-simd.rst, "The number of
+ * inputs").  Rounds
+ * interleave the candidates so a slow moment hits all alike; each keeps
+ * its best.  Clock, cache flush and FPU sections come from
  * struct ecdma_gf_cal_env; nothing is allocated.
  */
 #include "ecdma_compat.h"
@@ -24,6 +27,12 @@ const char *const ecdma_gf_kind_names[ECDMA_GF_KIND_NR] = {
 	[ECDMA_GF_KIND_XOR] = "xor",
 	[ECDMA_GF_KIND_PQ] = "pq",
 	[ECDMA_GF_KIND_RS] = "rs",
+};
+
+/* data blocks measured per band */
+const u8 ecdma_gf_cal_disks[ECDMA_GF_BAND_NR] = {
+	[ECDMA_GF_BAND_NARROW] = ECDMA_GF_CAL_NARROW,
+	[ECDMA_GF_BAND_WIDE] = ECDMA_GF_CAL_DISKS,
 };
 
 const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS] = {
@@ -63,9 +72,12 @@ static int cal_outs(enum ecdma_gf_kind kind)
 	}
 }
 
-static bool cal_usable(const struct ecdma_gf_cal_env *env,
+static bool cal_usable(const struct ecdma_gf_cal_env *env, int band,
 		       enum ecdma_gf_kind kind, enum ecdma_gf_cal_way way)
 {
+	/* RS has no other code to choose, and NT is chosen wide */
+	if (band == ECDMA_GF_BAND_NARROW && kind == ECDMA_GF_KIND_RS)
+		return false;
 	if (way != ECDMA_GF_CAL_LIB)
 		return true;
 	if (kind == ECDMA_GF_KIND_PQ)
@@ -73,31 +85,37 @@ static bool cal_usable(const struct ecdma_gf_cal_env *env,
 	return kind == ECDMA_GF_KIND_XOR && env->xor_lib && env->xor_max;
 }
 
-/* lib/raid6 or xor_blocks() on one piece, as xc_fast() calls them */
+/* lib/raid6 or xor_blocks() on one piece of @nd inputs, as xc_fast() */
 static void cal_lib(const struct ecdma_gf_cal_env *env,
-		    enum ecdma_gf_kind kind, size_t len, void **ptrs)
+		    enum ecdma_gf_kind kind, unsigned int nd, size_t len,
+		    void **ptrs)
 {
 	unsigned int c, s;
 
 	if (kind == ECDMA_GF_KIND_PQ) {
-		env->pq_lib(ECDMA_GF_CAL_DISKS + 2, len, ptrs);
+		env->pq_lib(nd + 2, len, ptrs);
 		return;
 	}
 	/* xor_blocks() only accumulates */
-	memcpy(ptrs[ECDMA_GF_CAL_DISKS], ptrs[0], len);
-	for (s = 1; s < ECDMA_GF_CAL_DISKS; s += c) {
-		c = min_t(unsigned int, ECDMA_GF_CAL_DISKS - s, env->xor_max);
-		env->xor_lib(c, len, ptrs[ECDMA_GF_CAL_DISKS], ptrs + s);
+	memcpy(ptrs[nd], ptrs[0], len);
+	for (s = 1; s < nd; s += c) {
+		c = min_t(unsigned int, nd - s, env->xor_max);
+		env->xor_lib(c, len, ptrs[nd], ptrs + s);
 	}
 }
 
-/* One request of @kind over the stripe at @base, blocks of @b bytes. */
+/*
+ * One request of @kind with @nd inputs over the stripe at @base, blocks of
+ * @b bytes.  With fewer inputs than the tables were made for, the P+Q
+ * tables give other coefficients at the same cost (->pq uses none).
+ */
 static void cal_call(const struct cal_run *r, enum ecdma_gf_kind kind,
-		     enum ecdma_gf_cal_way way, size_t b, u8 *base)
+		     enum ecdma_gf_cal_way way, unsigned int nd, size_t b,
+		     u8 *base)
 {
 	const struct ecdma_gf_cal_env *env = r->env;
 	const struct ecdma_gf_algo *algo = r->algo;
-	int nblk = ECDMA_GF_CAL_DISKS + cal_outs(kind), i;
+	int nblk = nd + cal_outs(kind), i;
 	unsigned int flags = way == ECDMA_GF_CAL_NT ? ECDMA_GF_NT : 0;
 	void *ptrs[ECDMA_GF_CAL_BLOCKS];
 	size_t n = b, off, len;
@@ -112,34 +130,33 @@ static void cal_call(const struct cal_run *r, enum ecdma_gf_kind kind,
 		for (i = 0; i < nblk; i++)
 			ptrs[i] = base + i * b + off;
 		if (way == ECDMA_GF_CAL_LIB) {
-			cal_lib(env, kind, len, ptrs);
+			cal_lib(env, kind, nd, len, ptrs);
 			continue;
 		}
 		if (env->fpu && algo->fpu)
 			env->fpu(true);
 		if (kind == ECDMA_GF_KIND_XOR)
-			algo->xor(len, ECDMA_GF_CAL_DISKS,
-				  (const u8 *const *)ptrs,
-				  ptrs[ECDMA_GF_CAL_DISKS], flags);
+			algo->xor(len, nd, (const u8 *const *)ptrs, ptrs[nd],
+				  flags);
 		else
 			ecdma_gf_encode(algo, kind == ECDMA_GF_KIND_PQ, len,
-					ECDMA_GF_CAL_DISKS, cal_outs(kind),
+					nd, cal_outs(kind),
 					kind == ECDMA_GF_KIND_PQ ? r->tbls_pq :
 					r->tbls_rs, (const u8 *const *)ptrs,
-					(u8 *const *)ptrs + ECDMA_GF_CAL_DISKS,
-					flags);
+					(u8 *const *)ptrs + nd, flags);
 		if (env->fpu && algo->fpu)
 			env->fpu(false);
 	}
 }
 
 /* MB/s of data of one candidate, hot or cold, in @buf */
-static u32 cal_measure(const struct cal_run *r, enum ecdma_gf_cls cls,
-		       enum ecdma_gf_kind kind, enum ecdma_gf_cal_way way,
-		       bool cold, u8 *buf)
+static u32 cal_measure(const struct cal_run *r, int band,
+		       enum ecdma_gf_cls cls, enum ecdma_gf_kind kind,
+		       enum ecdma_gf_cal_way way, bool cold, u8 *buf)
 {
 	const struct ecdma_gf_cal_env *env = r->env;
-	size_t b = cal_block[cls], stripe = ECDMA_GF_CAL_BLOCKS * b;
+	unsigned int nd = ecdma_gf_cal_disks[band];
+	size_t b = cal_block[cls], stripe = (nd + ECDMA_GF_CAL_OUTS) * b;
 	int calls = cal_hot_calls[cls], i;
 	u64 t;
 
@@ -148,14 +165,14 @@ static u32 cal_measure(const struct cal_run *r, enum ecdma_gf_cls cls,
 			      CAL_COLD_STRIPES);
 		env->flush(buf, calls * stripe);
 	} else {
-		cal_call(r, kind, way, b, buf);
+		cal_call(r, kind, way, nd, b, buf);
 	}
 	t = env->now_ns();
 	for (i = 0; i < calls; i++)
-		cal_call(r, kind, way, b, buf + (cold ? i * stripe : 0));
+		cal_call(r, kind, way, nd, b, buf + (cold ? i * stripe : 0));
 	t = env->now_ns() - t;
 	/* bytes * 1000 / ns: MB/s */
-	return div_u64((u64)ECDMA_GF_CAL_DISKS * b * calls * 1000,
+	return div_u64((u64)nd * b * calls * 1000,
 		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
 }
 
@@ -189,27 +206,37 @@ static u32 cal_nt_write(const struct cal_run *r, u8 *buf)
 }
 
 /* Every candidate of every class once, hot and cold; keep the best. */
-static void cal_round(const struct cal_run *r, u8 *buf,
-		      struct ecdma_gf_cal *cal)
+static void cal_band(const struct cal_run *r, int band, u8 *buf,
+		     struct ecdma_gf_cal *cal)
 {
 	int c, kind, way, cold;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
 			for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
-				u32 *m = cal->mbps[c][kind][way];
+				u32 *m = cal->mbps[band][c][kind][way];
 
-				if (!cal_usable(r->env, kind, way))
+				if (!cal_usable(r->env, band, kind, way))
 					continue;
 				for (cold = 0; cold < 2; cold++)
 					m[cold] = max(m[cold],
-						      cal_measure(r, c, kind, way,
+						      cal_measure(r, band, c,
+								  kind, way,
 								  cold, buf));
 				if (r->env->resched)
 					r->env->resched();
 			}
 		}
 	}
+}
+
+static void cal_round(const struct cal_run *r, u8 *buf,
+		      struct ecdma_gf_cal *cal)
+{
+	int band;
+
+	for (band = 0; band < ECDMA_GF_BAND_NR; band++)
+		cal_band(r, band, buf, cal);
 }
 
 /**
@@ -220,16 +247,18 @@ static void cal_round(const struct cal_run *r, u8 *buf,
  */
 void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
 {
-	int c;
+	int c, band;
 
 	memset(cal, 0, sizeof(*cal));
 	cal->reuse_window = ecdma_gf_reuse_window(0);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
 		cal->block[c] = cal_block[c];
-	cal->lib_pq = ECDMA_GF_CLS_ALL;
-	cal->lib_xor = ECDMA_GF_CLS_ALL;
-	cal->lib_pq_cold = ECDMA_GF_CLS_ALL;
-	cal->lib_xor_cold = ECDMA_GF_CLS_ALL;
+	for (band = 0; band < ECDMA_GF_BAND_NR; band++) {
+		cal->lib_pq[band] = ECDMA_GF_CLS_ALL;
+		cal->lib_xor[band] = ECDMA_GF_CLS_ALL;
+		cal->lib_pq_cold[band] = ECDMA_GF_CLS_ALL;
+		cal->lib_xor_cold[band] = ECDMA_GF_CLS_ALL;
+	}
 }
 
 /**
@@ -244,37 +273,55 @@ u64 ecdma_gf_reuse_window(u64 llc)
 	return llc ? llc / 4 * 3 : ECDMA_GF_REUSE_DEFAULT;
 }
 
-/**
- * ecdma_gf_cal_decide() - choose from the measurements
- * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
- *
- * Per class and kind: for cached outputs, the kernel's code when at least
- * as fast hot as the GF algo; for others, NT when faster cold, then the
- * kernel's code when at least as fast cold.
- * 4 KiB outputs count as cached: md reads its parity pages again soon.
- */
-void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
+/* lib/raid6 or xor_blocks() per class in @band, for cached outputs or not */
+static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 {
 	int c, kind;
 
-	cal->lib_pq = 0;
-	cal->lib_xor = 0;
-	cal->lib_pq_cold = 0;
-	cal->lib_xor_cold = 0;
-	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
-		cal->nt[kind] = 0;
+	cal->lib_pq[band] = 0;
+	cal->lib_xor[band] = 0;
+	cal->lib_pq_cold[band] = 0;
+	cal->lib_xor_cold[band] = 0;
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-			u32 (*m)[2] = cal->mbps[c][kind];
+			u32 (*m)[2] = cal->mbps[band][c][kind];
 			const u32 *lib = m[ECDMA_GF_CAL_LIB];
-			bool nt = c != ECDMA_GF_CLS_4K &&
-				  m[ECDMA_GF_CAL_NT][1] > m[ECDMA_GF_CAL_REG][1];
-			u32 gf_cold = m[nt ? ECDMA_GF_CAL_NT :
-					ECDMA_GF_CAL_REG][1];
+			u32 gf_cold = m[cal->nt[kind] & BIT(c) ?
+					ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][1];
 			bool hot = lib[0] && lib[0] >= m[ECDMA_GF_CAL_REG][0];
 			/* the engine takes every 4 KiB output as cached */
 			bool cold = c == ECDMA_GF_CLS_4K ? hot :
 				    lib[1] && lib[1] >= gf_cold;
+
+			if (kind == ECDMA_GF_KIND_PQ) {
+				cal->lib_pq[band] |= hot ? BIT(c) : 0;
+				cal->lib_pq_cold[band] |= cold ? BIT(c) : 0;
+			} else if (kind == ECDMA_GF_KIND_XOR) {
+				cal->lib_xor[band] |= hot ? BIT(c) : 0;
+				cal->lib_xor_cold[band] |= cold ? BIT(c) : 0;
+			}
+		}
+	}
+}
+
+/**
+ * ecdma_gf_cal_decide() - choose from the measurements
+ * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
+ *
+ * Per class and kind: NT for outputs not cached when faster cold than
+ * regular stores (8 inputs).  Per band too: for cached outputs, the
+ * kernel's code when at least as fast hot as the GF algo; for others, when
+ * at least as fast cold as the GF algo with the store kind chosen.
+ * 4 KiB outputs count as cached: md reads its parity pages again soon.
+ */
+void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
+{
+	int c, kind, band;
+
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+		cal->nt[kind] = 0;
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+			u32 (*m)[2] = cal->mbps[ECDMA_GF_BAND_WIDE][c][kind];
 
 			/*
 			 * Whatever the number of inputs: the engine asks only
@@ -283,16 +330,13 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 			 * output favour NT more, as regular stores must first
 			 * read every line in.
 			 */
-			cal->nt[kind] |= nt ? BIT(c) : 0;
-			if (kind == ECDMA_GF_KIND_PQ) {
-				cal->lib_pq |= hot ? BIT(c) : 0;
-				cal->lib_pq_cold |= cold ? BIT(c) : 0;
-			} else if (kind == ECDMA_GF_KIND_XOR) {
-				cal->lib_xor |= hot ? BIT(c) : 0;
-				cal->lib_xor_cold |= cold ? BIT(c) : 0;
-			}
+			if (c != ECDMA_GF_CLS_4K &&
+			    m[ECDMA_GF_CAL_NT][1] > m[ECDMA_GF_CAL_REG][1])
+				cal->nt[kind] |= BIT(c);
 		}
 	}
+	for (band = 0; band < ECDMA_GF_BAND_NR; band++)
+		cal_decide_lib(cal, band);
 }
 
 /**

@@ -9,8 +9,10 @@
 #include "ecdma_compat.h"
 #include "gf_algo.h"
 
-/* data blocks of every measurement, and the most outputs (RS(8,4)) */
+/* data blocks of the wide band's measurements, and the most outputs */
 #define ECDMA_GF_CAL_DISKS	8
+/* data blocks of the narrow band's (P+Q and XOR only: lib or GF algo) */
+#define ECDMA_GF_CAL_NARROW	4
 #define ECDMA_GF_CAL_OUTS	4
 #define ECDMA_GF_CAL_BLOCKS	(ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_OUTS)
 #define ECDMA_GF_CAL_BIG	(128 * 1024)	/* block for ECDMA_GF_CLS_BIG */
@@ -70,12 +72,13 @@ struct ecdma_gf_cal_env {
  * @done: it ran
  * @rounds: rounds measured
  * @block: the block size measured for each class
- * @mbps: [class][kind][way][hot, cold]: best MB/s of data; 0: not measured
- * @lib_pq: bit c: lib/raid6 does P+Q of class c, outputs cached
- * @lib_xor: bit c: xor_blocks() does XOR of class c, outputs cached
+ * @mbps: [band][class][kind][way][hot, cold]: best MB/s of data; 0: not
+ *	measured (RS in the narrow band)
+ * @lib_pq: [band]: bit c: lib/raid6 does P+Q of class c, outputs cached
+ * @lib_xor: [band]: bit c: xor_blocks() does XOR of class c, outputs cached
  * @lib_pq_cold: as @lib_pq, for outputs that are not
  * @lib_xor_cold: as @lib_xor, for outputs that are not
- * @nt: [kind]: bit c: NT stores pay for class c
+ * @nt: [kind]: bit c: NT stores pay for class c (measured in the wide band)
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
  * @llc: @env's last-level cache, bytes; 0: unknown
@@ -85,11 +88,12 @@ struct ecdma_gf_cal {
 	bool done;
 	int rounds;
 	u32 block[ECDMA_GF_CLS_NR];
-	u32 mbps[ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR][ECDMA_GF_CAL_WAYS][2];
-	u8 lib_pq;
-	u8 lib_xor;
-	u8 lib_pq_cold;
-	u8 lib_xor_cold;
+	u32 mbps[ECDMA_GF_BAND_NR][ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR]
+		[ECDMA_GF_CAL_WAYS][2];
+	u8 lib_pq[ECDMA_GF_BAND_NR];
+	u8 lib_xor[ECDMA_GF_BAND_NR];
+	u8 lib_pq_cold[ECDMA_GF_BAND_NR];
+	u8 lib_xor_cold[ECDMA_GF_BAND_NR];
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
 	u64 llc;
@@ -98,6 +102,7 @@ struct ecdma_gf_cal {
 
 extern const char *const ecdma_gf_cls_names[ECDMA_GF_CLS_NR];
 extern const char *const ecdma_gf_kind_names[ECDMA_GF_KIND_NR];
+extern const u8 ecdma_gf_cal_disks[ECDMA_GF_BAND_NR];
 extern const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS];
 
 void ecdma_gf_cal_init(struct ecdma_gf_cal *cal);

@@ -57,7 +57,9 @@ extern const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR];
 void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo);
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol);
 int ecdma_cpu_set_path(bool pq, enum ecdma_cpu_path path);
-enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls);
+enum ecdma_cpu_path ecdma_cpu_path_get(bool pq);
+/* ecdma_cpu_path_str()'s longest: two bands of three classes "gf/lib" */
+#define ECDMA_CPU_PATH_STR	96
 int ecdma_cpu_path_str(bool pq, char *buf, size_t size);
 int ecdma_cpu_set_nt(long threshold);
 long ecdma_cpu_nt(void);

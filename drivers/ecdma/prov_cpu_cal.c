@@ -87,10 +87,18 @@ static struct ecdma_gf_cal ecdma_cpu_cal;
 static const char *ecdma_cpu_cal_algo;
 /* [pq]: the sysfs choice for P+Q (1) and XOR (0) */
 static enum ecdma_cpu_path ecdma_cpu_path_set[2];
-/* [pq]: bit c: lib/raid6 (1) or xor_blocks() (0) computes class c */
-static u8 ecdma_cpu_lib[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
-/* [pq]: the same, for outputs that are not in the cache */
-static u8 ecdma_cpu_lib_cold[2] = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL };
+/* [pq][band]: bit c: lib/raid6 (1) or xor_blocks() (0) computes class c */
+static u8 ecdma_cpu_lib[2][ECDMA_GF_BAND_NR] = {
+	{ ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL },
+	{ ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL },
+};
+
+/* [pq][band]: the same, for outputs that are not in the cache */
+static u8 ecdma_cpu_lib_cold[2][ECDMA_GF_BAND_NR] = {
+	{ ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL },
+	{ ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL },
+};
+
 /* [kind]: bit c: NT stores for class c outputs not cached, as calibrated */
 static u8 ecdma_cpu_nt_cls[ECDMA_GF_KIND_NR];
 /* nt_threshold was set to a number: it decides, not the calibration */
@@ -137,28 +145,31 @@ static void ecdma_cpu_cal_resched(void)
 static void ecdma_cpu_apply(void)
 {
 	const struct ecdma_gf_cal *c = &ecdma_cpu_cal;
-	int pq, kind;
+	int pq, kind, b;
 
 	for (pq = 0; pq < 2; pq++) {
-		u8 lib, cold;
+		for (b = 0; b < ECDMA_GF_BAND_NR; b++) {
+			u8 lib, cold;
 
-		switch (ecdma_cpu_path_set[pq]) {
-		case ECDMA_CPU_PATH_LIB:
-			lib = ECDMA_GF_CLS_ALL;
-			cold = lib;
-			break;
-		case ECDMA_CPU_PATH_GF:
-			lib = 0;
-			cold = 0;
-			break;
-		default:
-			/* unmeasured: ecdma_gf_cal_init() chose the kernel's */
-			lib = pq ? c->lib_pq : c->lib_xor;
-			cold = pq ? c->lib_pq_cold : c->lib_xor_cold;
-			break;
+			switch (ecdma_cpu_path_set[pq]) {
+			case ECDMA_CPU_PATH_LIB:
+				lib = ECDMA_GF_CLS_ALL;
+				cold = lib;
+				break;
+			case ECDMA_CPU_PATH_GF:
+				lib = 0;
+				cold = 0;
+				break;
+			default:
+				/* unmeasured: as ecdma_gf_cal_init() chose */
+				lib = pq ? c->lib_pq[b] : c->lib_xor[b];
+				cold = pq ? c->lib_pq_cold[b] :
+				       c->lib_xor_cold[b];
+				break;
+			}
+			WRITE_ONCE(ecdma_cpu_lib[pq][b], lib);
+			WRITE_ONCE(ecdma_cpu_lib_cold[pq][b], cold);
 		}
-		WRITE_ONCE(ecdma_cpu_lib[pq], lib);
-		WRITE_ONCE(ecdma_cpu_lib_cold[pq], cold);
 	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		WRITE_ONCE(ecdma_cpu_nt_cls[kind], c->nt[kind]);
@@ -199,6 +210,24 @@ static int ecdma_cpu_cls_str(char *buf, size_t size, unsigned int mask,
 	return ecdma_cpu_words_str(buf, size, one);
 }
 
+/* as ecdma_cpu_cls_str() per band: "k<=6: x; k>=7: y" where they differ */
+static int ecdma_cpu_band_str(char *buf, size_t size, const u8 *lib,
+			      const u8 *cold)
+{
+	int n = ECDMA_GF_BAND_NARROW, w = ECDMA_GF_BAND_WIDE, len;
+
+	if (lib[n] == lib[w] && cold[n] == cold[w])
+		return ecdma_cpu_cls_str(buf, size, lib[w], cold[w], "lib",
+					 "gf");
+	len = scnprintf(buf, size, "k<=%d: ", ECDMA_GF_BAND_CUT);
+	len += ecdma_cpu_cls_str(buf + len, size - len, lib[n], cold[n],
+				 "lib", "gf");
+	len += scnprintf(buf + len, size - len, "; k>=%d: ",
+			 ECDMA_GF_BAND_CUT + 1);
+	return len + ecdma_cpu_cls_str(buf + len, size - len, lib[w], cold[w],
+				       "lib", "gf");
+}
+
 /* "regular" or "nt", per class if they differ */
 static int ecdma_cpu_nt_cls_str(char *buf, size_t size, unsigned int nt)
 {
@@ -214,11 +243,14 @@ static int ecdma_cpu_nt_cls_str(char *buf, size_t size, unsigned int nt)
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			      const char *algo)
 {
-	char pq[64], xor[64], nt[3][64];
+	char pq[ECDMA_CPU_PATH_STR], xor[ECDMA_CPU_PATH_STR], nt[3][64];
 	int c, k;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		const u32 (*m)[ECDMA_GF_CAL_WAYS][2] = cal->mbps[c];
+		const u32 (*m)[ECDMA_GF_CAL_WAYS][2] =
+			cal->mbps[ECDMA_GF_BAND_WIDE][c];
+		const u32 (*n)[ECDMA_GF_CAL_WAYS][2] =
+			cal->mbps[ECDMA_GF_BAND_NARROW][c];
 
 		pr_info("calibration %s (MB/s hot/cold): P+Q raid6 %u/%u gf %u/%u gf_nt %u/%u; XOR xor_blocks %u/%u gf %u/%u gf_nt %u/%u; RS gf %u/%u gf_nt %u/%u\n",
 			ecdma_gf_cls_names[c],
@@ -238,11 +270,23 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_REG][1],
 			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][0],
 			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][1]);
+		pr_info("calibration %s, %d inputs (MB/s hot/cold): P+Q raid6 %u/%u gf %u/%u gf_nt %u/%u; XOR xor_blocks %u/%u gf %u/%u gf_nt %u/%u\n",
+			ecdma_gf_cls_names[c], ECDMA_GF_CAL_NARROW,
+			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
+			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
+			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
+			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
+			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
+			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
+			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][0],
+			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][1],
+			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][0],
+			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][1],
+			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][0],
+			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][1]);
 	}
-	ecdma_cpu_cls_str(pq, sizeof(pq), cal->lib_pq, cal->lib_pq_cold,
-			  "lib", "gf");
-	ecdma_cpu_cls_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold,
-			  "lib", "gf");
+	ecdma_cpu_band_str(pq, sizeof(pq), cal->lib_pq, cal->lib_pq_cold);
+	ecdma_cpu_band_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold);
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		ecdma_cpu_nt_cls_str(nt[k], sizeof(nt[k]), cal->nt[k]);
 	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
@@ -314,13 +358,15 @@ out_apply:
 void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 {
 	bool fixed = READ_ONCE(ecdma_cpu_nt_fixed);
-	int kind;
+	int kind, b;
 
 	pol->nt_min = fixed ? ecdma_cpu_tunable_get(ECDMA_CPU_NT_THRESHOLD) : 0;
-	pol->fast_pq = READ_ONCE(ecdma_cpu_lib[1]);
-	pol->fast_xor = READ_ONCE(ecdma_cpu_lib[0]);
-	pol->fast_pq_cold = READ_ONCE(ecdma_cpu_lib_cold[1]);
-	pol->fast_xor_cold = READ_ONCE(ecdma_cpu_lib_cold[0]);
+	for (b = 0; b < ECDMA_GF_BAND_NR; b++) {
+		pol->fast_pq[b] = READ_ONCE(ecdma_cpu_lib[1][b]);
+		pol->fast_xor[b] = READ_ONCE(ecdma_cpu_lib[0][b]);
+		pol->fast_pq_cold[b] = READ_ONCE(ecdma_cpu_lib_cold[1][b]);
+		pol->fast_xor_cold[b] = READ_ONCE(ecdma_cpu_lib_cold[0][b]);
+	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		pol->nt[kind] = fixed ? 0 : READ_ONCE(ecdma_cpu_nt_cls[kind]);
 	pol->reuse_window = READ_ONCE(ecdma_cpu_reuse_window);
@@ -345,18 +391,17 @@ int ecdma_cpu_set_path(bool pq, enum ecdma_cpu_path path)
 }
 
 /**
- * ecdma_cpu_path_get() - the choice for P+Q or XOR, and its effect
+ * ecdma_cpu_path_get() - the choice for P+Q or XOR
  * @pq: P+Q (true) or XOR (false)
- * @lib_cls: set to the classes (bits of enum ecdma_gf_cls) lib code runs
- * Return: the choice (possibly ECDMA_CPU_PATH_AUTO).
+ * Return: the choice (possibly ECDMA_CPU_PATH_AUTO); its effect:
+ * ecdma_cpu_path_str().
  */
-enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls)
+enum ecdma_cpu_path ecdma_cpu_path_get(bool pq)
 {
 	enum ecdma_cpu_path p;
 
 	mutex_lock(&ecdma_cpu_cal_lock);
 	p = ecdma_cpu_path_set[pq];
-	*lib_cls = ecdma_cpu_lib[pq];
 	mutex_unlock(&ecdma_cpu_cal_lock);
 	return p;
 }
@@ -364,19 +409,19 @@ enum ecdma_cpu_path ecdma_cpu_path_get(bool pq, unsigned int *lib_cls)
 /**
  * ecdma_cpu_path_str() - the classes' paths for humans and sysfs
  * @pq: P+Q (true) or XOR (false)
- * @buf: filled in, as ecdma_cpu_cls_str() ("gf/lib": gf if cached)
- * @size: of @buf
+ * @buf: filled in, as ecdma_cpu_band_str() ("gf/lib": gf if cached)
+ * @size: of @buf, ECDMA_CPU_PATH_STR is enough
  * Return: the length written.
  */
 int ecdma_cpu_path_str(bool pq, char *buf, size_t size)
 {
-	unsigned int lib, cold;
+	u8 lib[ECDMA_GF_BAND_NR], cold[ECDMA_GF_BAND_NR];
 
 	mutex_lock(&ecdma_cpu_cal_lock);
-	lib = ecdma_cpu_lib[pq];
-	cold = ecdma_cpu_lib_cold[pq];
+	memcpy(lib, ecdma_cpu_lib[pq], sizeof(lib));
+	memcpy(cold, ecdma_cpu_lib_cold[pq], sizeof(cold));
 	mutex_unlock(&ecdma_cpu_cal_lock);
-	return ecdma_cpu_cls_str(buf, size, lib, cold, "lib", "gf");
+	return ecdma_cpu_band_str(buf, size, lib, cold);
 }
 
 /**
@@ -439,35 +484,49 @@ static const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
 	return algo;
 }
 
+/* "<kind>[4] lib h/c gf h/c gf_nt h/c" per kind measured in band @b */
+static void calibration_show_rows(struct seq_file *m,
+				  const struct ecdma_gf_cal *cal, int b, int c)
+{
+	int kind, way;
+
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+		if (b == ECDMA_GF_BAND_NARROW && kind == ECDMA_GF_KIND_RS)
+			continue;
+		seq_printf(m, "%s", ecdma_gf_kind_names[kind]);
+		if (b == ECDMA_GF_BAND_NARROW)
+			seq_printf(m, "%d", ECDMA_GF_CAL_NARROW);
+		for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
+			const u32 *v = cal->mbps[b][c][kind][way];
+
+			seq_printf(m, " %s %u/%u", ecdma_gf_cal_way_names[way],
+				   v[0], v[1]);
+		}
+		seq_putc(m, '\n');
+	}
+}
+
 static int calibration_show(struct seq_file *m, void *v)
 {
 	struct ecdma_gf_cal cal;
 	const char *algo;
-	char str[64];
-	int c, kind, way, pq;
+	char str[ECDMA_CPU_PATH_STR];
+	int c, kind, pq, b;
 	long nt;
 
 	algo = ecdma_cpu_calibration(&cal);
 	if (!cal.done) {
 		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
 	} else {
-		seq_printf(m, "# MB/s of data hot/cold, %d data blocks, gf algo %s, raid6 %s, %d rounds\n",
-			   ECDMA_GF_CAL_DISKS, algo, ecdma_raid6_name(),
+		seq_printf(m, "# MB/s of data hot/cold, %d data blocks (<kind>%d: %d), gf algo %s, raid6 %s, %d rounds\n",
+			   ECDMA_GF_CAL_DISKS, ECDMA_GF_CAL_NARROW,
+			   ECDMA_GF_CAL_NARROW, algo, ecdma_raid6_name(),
 			   cal.rounds);
 		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 			seq_printf(m, "class %s block %u\n",
 				   ecdma_gf_cls_names[c], cal.block[c]);
-			for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-				seq_printf(m, "%s", ecdma_gf_kind_names[kind]);
-				for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
-					const u32 *v = cal.mbps[c][kind][way];
-
-					seq_printf(m, " %s %u/%u",
-						   ecdma_gf_cal_way_names[way],
-						   v[0], v[1]);
-				}
-				seq_putc(m, '\n');
-			}
+			for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
+				calibration_show_rows(m, &cal, b, c);
 		}
 		seq_printf(m, "nt_write %u\n", cal.nt_wr);
 	}
@@ -475,8 +534,7 @@ static int calibration_show(struct seq_file *m, void *v)
 	seq_printf(m, "llc %llu\nreuse_window %llu\n", cal.llc,
 		   cal.reuse_window);
 	for (pq = 1; pq >= 0; pq--) {
-		unsigned int lib;
-		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq, &lib);
+		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq);
 
 		ecdma_cpu_path_str(pq, str, sizeof(str));
 		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",

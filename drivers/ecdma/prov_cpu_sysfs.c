@@ -188,10 +188,9 @@ static DEVICE_ATTR_RW(nt_threshold);
 static ssize_t ecdma_path_show(char *buf, bool pq)
 {
 	enum ecdma_cpu_path cur, p;
-	unsigned int lib;
 	int len = 0;
 
-	cur = ecdma_cpu_path_get(pq, &lib);
+	cur = ecdma_cpu_path_get(pq);
 	for (p = 0; p < ECDMA_CPU_PATH_NR; p++)
 		len += sysfs_emit_at(buf, len, p == cur ? "%s[%s]" : "%s%s",
 				     p ? " " : "", ecdma_cpu_path_names[p]);
@@ -208,10 +207,13 @@ static ssize_t ecdma_path_store(const char *buf, size_t count, bool pq)
 	return ecdma_cpu_set_path(pq, p) ?: count;
 }
 
-/* "lib" or "gf", or per class ("4k:gf 64k:gf big:lib") if they differ */
+/*
+ * "lib" or "gf", or per class ("4k:gf 64k:gf big:lib") if they differ, per
+ * band of inputs ("k<=6: gf; k>=7: lib") if those do
+ */
 static ssize_t ecdma_path_active_show(char *buf, bool pq)
 {
-	char str[64];
+	char str[ECDMA_CPU_PATH_STR];
 
 	ecdma_cpu_path_str(pq, str, sizeof(str));
 	return sysfs_emit(buf, "%s\n", str);

@@ -15,11 +15,28 @@
 #define CLS64	BIT(ECDMA_GF_CLS_64K)
 #define CLSBIG	BIT(ECDMA_GF_CLS_BIG)
 
+#define NARROW	ECDMA_GF_BAND_NARROW
+#define WIDE	ECDMA_GF_BAND_WIDE
+
+static void set_band(struct ecdma_gf_cal *cal, int b, int c, int kind,
+		     int way, u32 hot, u32 cold)
+{
+	cal->mbps[b][c][kind][way][0] = hot;
+	cal->mbps[b][c][kind][way][1] = cold;
+}
+
+/* the same numbers for both bands of inputs */
 static void set(struct ecdma_gf_cal *cal, int c, int kind, int way, u32 hot,
 		u32 cold)
 {
-	cal->mbps[c][kind][way][0] = hot;
-	cal->mbps[c][kind][way][1] = cold;
+	set_band(cal, NARROW, c, kind, way, hot, cold);
+	set_band(cal, WIDE, c, kind, way, hot, cold);
+}
+
+/* @v[band] differs from @want in either band */
+static bool not_both(const u8 *v, unsigned int want)
+{
+	return v[NARROW] != want || v[WIDE] != want;
 }
 
 /*
@@ -34,10 +51,10 @@ static void test_decide(void)
 	int k;
 
 	ecdma_gf_cal_init(&cal);
-	bad += cal.lib_pq != ECDMA_GF_CLS_ALL ||
-	       cal.lib_xor != ECDMA_GF_CLS_ALL ||
-	       cal.lib_pq_cold != ECDMA_GF_CLS_ALL ||
-	       cal.lib_xor_cold != ECDMA_GF_CLS_ALL;
+	bad += not_both(cal.lib_pq, ECDMA_GF_CLS_ALL) ||
+	       not_both(cal.lib_xor, ECDMA_GF_CLS_ALL) ||
+	       not_both(cal.lib_pq_cold, ECDMA_GF_CLS_ALL) ||
+	       not_both(cal.lib_xor_cold, ECDMA_GF_CLS_ALL);
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		bad += cal.nt[k] != 0;
 	/* 4k: lib slower hot, a tie cold; 4k is taken as cached: gf */
@@ -62,8 +79,9 @@ static void test_decide(void)
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
 	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 10);
 	ecdma_gf_cal_decide(&cal);
-	bad += cal.lib_pq != CLS64 || cal.lib_pq_cold != CLS64;
-	bad += cal.lib_xor != (CLS4 | CLS64) || cal.lib_xor_cold != CLS4;
+	bad += not_both(cal.lib_pq, CLS64) || not_both(cal.lib_pq_cold, CLS64);
+	bad += not_both(cal.lib_xor, CLS4 | CLS64) ||
+	       not_both(cal.lib_xor_cold, CLS4);
 	bad += cal.nt[ECDMA_GF_KIND_PQ] != (CLS64 | CLSBIG);
 	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLSBIG;
@@ -87,7 +105,7 @@ static void test_decide(void)
 			      true) != ECDMA_GF_NT;
 	ksft_test_result(!bad,
 			 "decide_hot_and_cold_apart (lib_pq %#x lib_xor %#x nt %#x/%#x/%#x)\n",
-			 cal.lib_pq, cal.lib_xor, cal.nt[0], cal.nt[1],
+			 cal.lib_pq[WIDE], cal.lib_xor[WIDE], cal.nt[0], cal.nt[1],
 			 cal.nt[2]);
 }
 
@@ -206,17 +224,28 @@ static void test_measure_fake(void)
 	struct ecdma_gf_cal cal;
 	u8 *tbls = test_alloc(ECDMA_GF_CAL_TBL_BYTES);
 	unsigned int bad = 0;
-	int c, k;
+	int b, c, k;
 
 	memset(&fk, 0, sizeof(fk));
 	fk.buf = test_alloc(ECDMA_GF_CAL_BUF_BYTES);
 	bad += ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) != 0;
 	bad += !cal.done || cal.rounds != ECDMA_GF_CAL_ROUNDS || fk.bad_fpu;
-	/* bytes of data per ns * 1000: hot regular 1000 MB/s, cold 200 */
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
-			u32 (*m)[2] = cal.mbps[c][k];
+	/*
+	 * bytes of data per ns * 1000: hot regular 1000 MB/s, cold 200; the
+	 * narrow band as the wide one but for lib XOR's copy (below), and
+	 * without RS
+	 */
+	for (b = 0; b < ECDMA_GF_BAND_NR * ECDMA_GF_CLS_NR; b++) {
+		bool narrow = b >= ECDMA_GF_CLS_NR;
 
+		c = b % ECDMA_GF_CLS_NR;
+		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+			u32 (*m)[2] = cal.mbps[narrow ? NARROW : WIDE][c][k];
+
+			if (narrow && k == ECDMA_GF_KIND_RS) {
+				bad += m[0][0] || m[1][0] || m[2][0];
+				continue;
+			}
 			bad += m[ECDMA_GF_CAL_REG][0] != 1000 ||
 			       m[ECDMA_GF_CAL_REG][1] != 200 ||
 			       m[ECDMA_GF_CAL_NT][0] != 500 ||
@@ -227,29 +256,33 @@ static void test_measure_fake(void)
 			else if (k == ECDMA_GF_KIND_PQ)
 				bad += m[ECDMA_GF_CAL_LIB][0] != 500 ||
 				       m[ECDMA_GF_CAL_LIB][1] != 250;
+			else if (narrow) /* a copy and 3 XORed: 4/6 */
+				bad += m[ECDMA_GF_CAL_LIB][0] != 666 ||
+				       m[ECDMA_GF_CAL_LIB][1] != 333;
 			else	/* copy of the first source, 7 XORed: 8/14 */
 				bad += m[ECDMA_GF_CAL_LIB][0] != 571 ||
 				       m[ECDMA_GF_CAL_LIB][1] != 285;
 		}
 	}
-	bad += cal.lib_pq || cal.lib_xor || cal.lib_pq_cold || cal.lib_xor_cold;
+	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_xor, 0) ||
+	       not_both(cal.lib_pq_cold, 0) || not_both(cal.lib_xor_cold, 0);
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		bad += cal.nt[k] != (ECDMA_GF_CLS_ALL & ~CLS4);
 	/* the fake NT copy costs 2 ns/B hot: 500 MB/s, reported only */
 	bad += cal.nt_wr != 500;
 	/* no cache size from the env: the default window */
 	bad += cal.llc || cal.reuse_window != ECDMA_GF_REUSE_DEFAULT;
-	/* pieces as the executor cuts them: 128 KiB / 9 blocks (XOR) */
-	bad += fk.max_len != ((128 * 1024 / 9) & ~511);
+	/* pieces as the executor cuts them: 128 KiB / 5 blocks (XOR of 4) */
+	bad += fk.max_len != ((128 * 1024 / 5) & ~511);
 	ksft_test_result(!bad,
 			 "measure_hot_cold_and_choose (%d rounds, pq %u/%u nt %u/%u lib %u/%u, max piece %zu)\n",
 			 cal.rounds,
-			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
-			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
-			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
-			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
-			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
-			 cal.mbps[0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
+			 cal.mbps[WIDE][0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
+			 cal.mbps[WIDE][0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
+			 cal.mbps[WIDE][0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
+			 cal.mbps[WIDE][0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
+			 cal.mbps[WIDE][0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
+			 cal.mbps[WIDE][0][ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
 			 fk.max_len);
 
 	/* out of time after the first round; no lib hooks: never lib */
@@ -259,11 +292,12 @@ static void test_measure_fake(void)
 	env.xor_lib = NULL;
 	env.piece = 0;
 	bad = ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) != 0;
-	bad += cal.rounds != 1 || cal.lib_pq || cal.lib_xor;
+	bad += cal.rounds != 1 || not_both(cal.lib_pq, 0) ||
+	       not_both(cal.lib_xor, 0);
 	bad += fk.max_len != ECDMA_GF_CAL_BIG;
 	env.flush = NULL;
 	bad += ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) !=
-	       -EINVAL || cal.done || cal.lib_pq != ECDMA_GF_CLS_ALL;
+	       -EINVAL || cal.done || not_both(cal.lib_pq, ECDMA_GF_CLS_ALL);
 	ksft_test_result(!bad, "time_budget_missing_hooks_and_bad_env\n");
 	free(fk.buf);
 	free(tbls);
@@ -315,7 +349,7 @@ static void test_real_algos(void)
 			continue;
 		test_rnd_fill(buf, ECDMA_GF_CAL_BUF_BYTES);
 		bad += ecdma_gf_calibrate(*a, &env, buf, tbls, &cal) != 0;
-		bad += !cal.done || !cal.mbps[0][ECDMA_GF_KIND_RS][1][0];
+		bad += !cal.done || !cal.mbps[WIDE][0][ECDMA_GF_KIND_RS][1][0];
 		for (i = 0; i < ECDMA_GF_CAL_DISKS; i++)
 			in[i] = buf + i * b;
 		for (i = 0; i < ECDMA_GF_CAL_OUTS; i++)
@@ -359,9 +393,47 @@ static void test_decide_apart(void)
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 10, 40);
 	ecdma_gf_cal_decide(&cal);
 	bad += cal.nt[ECDMA_GF_KIND_RS] != CLS64;
-	bad += cal.lib_xor != CLSBIG || cal.lib_xor_cold != 0 ||
+	bad += not_both(cal.lib_xor, CLSBIG) || not_both(cal.lib_xor_cold, 0) ||
 	       cal.nt[ECDMA_GF_KIND_XOR] != CLSBIG;
 	ksft_test_result(!bad, "decide_nt_cold_lib_per_state (%u wrong)\n", bad);
+}
+
+/*
+ * Per band of inputs: lib/raid6 for 8 inputs where it wins there, the GF
+ * algo for up to 6 where it wins with 4; the store kind from 8 inputs only,
+ * and the narrow band's cold choice against that kind.
+ */
+static void test_decide_bands(void)
+{
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0;
+
+	ecdma_gf_cal_init(&cal);
+	/* 4k P+Q: lib 50 >= 40 with 8 inputs, 40 < 80 with 4 */
+	set_band(&cal, WIDE, 0, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 50, 20);
+	set_band(&cal, WIDE, 0, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 40, 20);
+	set_band(&cal, NARROW, 0, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 40, 20);
+	set_band(&cal, NARROW, 0, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 80, 20);
+	/*
+	 * 64k XOR: regular stores win cold with 8 inputs, so no NT, even
+	 * though NT would win with 4; there lib 30 >= regular 20: lib cold
+	 */
+	set_band(&cal, WIDE, 1, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 10, 10);
+	set_band(&cal, WIDE, 1, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 50, 40);
+	set_band(&cal, WIDE, 1, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 50, 30);
+	set_band(&cal, NARROW, 1, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 10, 30);
+	set_band(&cal, NARROW, 1, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 50, 20);
+	set_band(&cal, NARROW, 1, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_NT, 50, 90);
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.lib_pq[WIDE] != CLS4 || cal.lib_pq_cold[WIDE] != CLS4;
+	bad += cal.lib_pq[NARROW] || cal.lib_pq_cold[NARROW];
+	bad += cal.nt[ECDMA_GF_KIND_XOR] != 0;
+	bad += cal.lib_xor[NARROW] || cal.lib_xor_cold[NARROW] != CLS64;
+	bad += cal.lib_xor[WIDE] || cal.lib_xor_cold[WIDE];
+	/* the executor's band of a request's inputs */
+	bad += ecdma_gf_band(1) != NARROW || ecdma_gf_band(6) != NARROW ||
+	       ecdma_gf_band(7) != WIDE || ecdma_gf_band(255) != WIDE;
+	ksft_test_result(!bad, "decide_per_band_of_inputs (%u wrong)\n", bad);
 }
 
 /*
@@ -406,10 +478,11 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	test_rng_init();
 	test_decide();
 	test_decide_apart();
+	test_decide_bands();
 	test_reuse();
 	test_measure_fake();
 	test_real_algos();

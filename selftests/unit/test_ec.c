@@ -1382,14 +1382,14 @@ static void test_fast_xor(void)
  * Returns the wrong bytes' count (0 or more); @nt_bytes: the calc's
  * nt_bytes after it.
  */
-static unsigned int policy_wr(enum t_mat type, bool xor, size_t len,
+static unsigned int policy_wr(enum t_mat type, bool xor, int k, size_t len,
 			      u64 *nt_bytes)
 {
-	static const u8 ones[6] = { 1, 1, 1, 1, 1, 1 };
-	int k = xor ? 6 : 4, m = xor ? 1 : 2, j;
-	struct ecdma_ec_sge ds[6], cs[2];
-	struct tblk d[6], c[2];
-	u8 *ref[2], *cp[6], *outs[2];
+	static const u8 ones[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	int m = xor ? 1 : 2, j;
+	struct ecdma_ec_sge ds[8], cs[2];
+	struct tblk d[8], c[2];
+	u8 *ref[2], *cp[8], *outs[2];
 	struct ecdma_ec_mem mem;
 	struct ecdma_ec_wr wr;
 	struct tcalc tc;
@@ -1434,8 +1434,9 @@ static void test_policy(void)
 	static const size_t lens[] = { 100, 4095, 4096, 10000, 70000 };
 	struct ecdma_ec_exec_policy off = { 0 };
 	struct ecdma_ec_exec_policy nt = {
-		.nt_min = 4096, .fast_pq = ECDMA_GF_CLS_ALL,
-		.fast_xor = ECDMA_GF_CLS_ALL,
+		.nt_min = 4096,
+		.fast_pq = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL },
+		.fast_xor = { ECDMA_GF_CLS_ALL, ECDMA_GF_CLS_ALL },
 	};
 	struct ecdma_ec_exec_policy cls = { 0 };
 	struct enc_opts o = {
@@ -1460,28 +1461,35 @@ static void test_policy(void)
 			 "policy_fast_paths_off (%u wrong, %lu pq, %lu xor calls)\n",
 			 bad, hk.pq_calls, hk.xor_calls);
 
-	/* fast paths for some classes only: P+Q 4 KiB, XOR 64 KiB */
+	/*
+	 * Fast paths for some classes and bands of inputs only: P+Q 4 KiB
+	 * with 4 inputs, big blocks with 8; XOR 64 KiB with 6, 4 KiB with 8.
+	 */
 	hk_reset();
 	bad = 0;
-	cls.fast_pq = BIT(ECDMA_GF_CLS_4K);
-	cls.fast_xor = BIT(ECDMA_GF_CLS_64K);
-	cls.fast_pq_cold = cls.fast_pq;
-	cls.fast_xor_cold = cls.fast_xor;
+	cls.fast_pq[ECDMA_GF_BAND_NARROW] = BIT(ECDMA_GF_CLS_4K);
+	cls.fast_pq[ECDMA_GF_BAND_WIDE] = BIT(ECDMA_GF_CLS_BIG);
+	cls.fast_xor[ECDMA_GF_BAND_NARROW] = BIT(ECDMA_GF_CLS_64K);
+	cls.fast_xor[ECDMA_GF_BAND_WIDE] = BIT(ECDMA_GF_CLS_4K);
+	memcpy(cls.fast_pq_cold, cls.fast_pq, sizeof(cls.fast_pq));
+	memcpy(cls.fast_xor_cold, cls.fast_xor, sizeof(cls.fast_xor));
 	t_pol = &cls;
-	for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
+	for (i = 0; i < 4 * ARRAY_SIZE(lens); i++) {
 		size_t len = lens[i % ARRAY_SIZE(lens)] & ~(size_t)511;
-		bool xor = i >= ARRAY_SIZE(lens);
+		bool xor = i >= 2 * ARRAY_SIZE(lens);
+		bool wide = i / ARRAY_SIZE(lens) % 2;
+		int k = wide ? 8 : xor ? 6 : 4;
 		unsigned long before = xor ? hk.xor_calls : hk.pq_calls;
-		bool want = ecdma_gf_cls(len) == (xor ? ECDMA_GF_CLS_64K :
-						      ECDMA_GF_CLS_4K);
+		u8 mask = (xor ? cls.fast_xor : cls.fast_pq)[ecdma_gf_band(k)];
+		bool want = mask & BIT(ecdma_gf_cls(len));
 
 		if (!len)
 			continue;
-		bad += policy_wr(T_VANDERMONDE, xor, len, &ntb);
+		bad += policy_wr(T_VANDERMONDE, xor, k, len, &ntb);
 		bad += ((xor ? hk.xor_calls : hk.pq_calls) > before) != want;
 	}
 	ksft_test_result(!bad && !hk.violations,
-			 "policy_fast_paths_by_class (%u wrong, %lu pq, %lu xor calls)\n",
+			 "policy_fast_paths_by_class_and_band (%u wrong, %lu pq, %lu xor calls)\n",
 			 bad, hk.pq_calls, hk.xor_calls);
 
 	/*
@@ -1682,8 +1690,10 @@ static void test_policy_paths_by_cache(void)
 
 	hk_reset();
 	for (lib_hot = 0; lib_hot < 2; lib_hot++) {
-		pol.fast_pq = lib_hot ? ECDMA_GF_CLS_ALL : 0;
-		pol.fast_pq_cold = lib_hot ? 0 : ECDMA_GF_CLS_ALL;
+		for (j = 0; j < ECDMA_GF_BAND_NR; j++) {
+			pol.fast_pq[j] = lib_hot ? ECDMA_GF_CLS_ALL : 0;
+			pol.fast_pq_cold[j] = lib_hot ? 0 : ECDMA_GF_CLS_ALL;
+		}
 		if (tcalc_init(&tc, 4, 2, T_VANDERMONDE, &fake_simd,
 			       &hooks_all)) {
 			bad++;

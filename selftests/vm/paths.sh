@@ -23,9 +23,11 @@ dmesg | grep -E 'ecdma: calibrat' | sed 's/^/# /'
 dmesg | grep -q -E 'ecdma: calibrated: raid6 .*, gf .*: P\+Q .*, XOR .*; stores .*: xor .*, pq .*, rs ' &&
 	ktap_ok calibration_logged || ktap_fail calibration_logged
 # one word when every block-size class agrees, else per class; a class
-# whose cached and uncached outputs take different paths reads "gf/lib"
+# whose cached and uncached outputs take different paths reads "gf/lib";
+# per band of inputs where up to 6 and more differ
 w='(lib|gf)(/(lib|gf))?'
-paths_re="^($w|4k:$w 64k:$w big:$w)\$"
+c="($w|4k:$w 64k:$w big:$w)"
+paths_re="^($c|k<=6: $c; k>=7: $c)\$"
 for p in pq xor; do
 	v=$(cat $D/${p}_path) a=$(cat $D/${p}_path_active)
 	[ "$v" = "[auto] lib gf" ] && echo "$a" | grep -q -E "$paths_re" &&
@@ -38,31 +40,47 @@ n='[0-9]+/[0-9]+'
 	[ "$(grep -c -E "^pq lib $n gf $n gf_nt $n$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^xor lib $n gf $n gf_nt $n$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^rs lib 0/0 gf $n gf_nt $n$" $cal)" = 3 ] &&
+	[ "$(grep -c -E "^pq4 lib $n gf $n gf_nt $n$" $cal)" = 3 ] &&
+	[ "$(grep -c -E "^xor4 lib $n gf $n gf_nt $n$" $cal)" = 3 ] &&
 	grep -q -E '^reuse_window [1-9][0-9]*$' $cal &&
 	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
 sed 's/^/# /' $cal
 # expect <kind> <lib|nt>: what the measurements imply, per class, in the
-# *_active format.  Outputs in the cache: lib when measured and at least
-# as fast hot as the GF algo's regular stores.  The others (never 4 KiB
-# blocks, taken as cached): NT when faster cold than regular stores, lib
-# when at least as fast cold as the GF algo with that; "hot/cold" where
-# the two differ
+# *_active format.  NT (for outputs not cached, never 4 KiB blocks, taken
+# as cached) when faster cold than regular stores with 8 inputs
+# ("<kind>" rows).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
+# outputs in the cache get lib when measured and at least as fast hot as
+# the GF algo's regular stores, the others lib when at least as fast cold
+# as the GF algo with the store kind chosen; "hot/cold" where they differ
 expect() {
 	awk -v kind="$1" -v what="$2" '
 	function cold(s,  f) { split(s, f, "/"); return f[2] }
 	function hot(s,  f) { split(s, f, "/"); return f[1] }
-	$1 == "class" { c = $2 }
-	$1 == kind && $2 == "lib" {
-		nt = c != "4k" && cold($7) > cold($5)
+	function lib(nt,  lh, lc) {
 		lh = hot($3) > 0 && hot($3) >= hot($5) ? "lib" : "gf"
 		lc = cold($3) > 0 && cold($3) >= (nt ? cold($7) : cold($5)) ? "lib" : "gf"
 		if (c == "4k") lc = lh
-		if (what == "lib") v[c] = lh == lc ? lh : lh "/" lc
-		else v[c] = nt ? "nt" : "regular"
+		return lh == lc ? lh : lh "/" lc
 	}
+	function words(a, b, d) {
+		if (a == b && b == d) return a
+		return "4k:" a " 64k:" b " big:" d
+	}
+	$1 == "class" { c = $2 }
+	$1 == kind && $2 == "lib" {
+		nt[c] = c != "4k" && cold($7) > cold($5)
+		st[c] = nt[c] ? "nt" : "regular"
+		wd[c] = lib(nt[c])
+	}
+	$1 == kind "4" && $2 == "lib" { nw[c] = lib(nt[c]) }
 	END {
-		if (v["4k"] == v["64k"] && v["64k"] == v["big"]) print v["4k"]
-		else printf "4k:%s 64k:%s big:%s\n", v["4k"], v["64k"], v["big"]
+		if (what == "nt") { print words(st["4k"], st["64k"], st["big"]); exit }
+		w = words(wd["4k"], wd["64k"], wd["big"])
+		n = words(nw["4k"], nw["64k"], nw["big"])
+		if (wd["4k"] == nw["4k"] && wd["64k"] == nw["64k"] && wd["big"] == nw["big"])
+			print w
+		else
+			print "k<=6: " n "; k>=7: " w
 	}' $cal
 }
 for p in pq xor; do

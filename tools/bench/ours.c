@@ -85,6 +85,7 @@ static int engine_path(enum ecdma_gf_kind kind, bool lib_pq, bool lib_xor)
 static void engine_prep(struct impl *im, const struct cfg *c)
 {
 	unsigned int cls = BIT(ecdma_gf_cls(c->B));
+	int b = ecdma_gf_band(c->nin);
 	enum ecdma_gf_kind kind = ECDMA_GF_KIND_RS;
 
 	if (c->op == OP_XOR)
@@ -95,9 +96,10 @@ static void engine_prep(struct impl *im, const struct cfg *c)
 	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt[kind],
 				   false);
 	im->probe = c->op != OP_UPD && cls != BIT(ECDMA_GF_CLS_4K);
-	im->path = engine_path(kind, cal.lib_pq & cls, cal.lib_xor & cls);
-	im->path_cold = engine_path(kind, cal.lib_pq_cold & cls,
-				    cal.lib_xor_cold & cls);
+	im->path = engine_path(kind, cal.lib_pq[b] & cls,
+			       cal.lib_xor[b] & cls);
+	im->path_cold = engine_path(kind, cal.lib_pq_cold[b] & cls,
+				    cal.lib_xor_cold[b] & cls);
 }
 
 /*
@@ -264,6 +266,33 @@ static const char *engine_path_name(int kind, bool lib_pq, bool lib_xor)
 	return p == ENGINE_LIB_PQ || p == ENGINE_LIB_XOR ? "lib" : "gf";
 }
 
+/* the calibration's measurements and choices for band @b */
+static void cal_print_band(int b)
+{
+	int c, k;
+
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+			u32 (*m)[2] = cal.mbps[b][c][k];
+
+			if (b == ECDMA_GF_BAND_NARROW && k == ECDMA_GF_KIND_RS)
+				continue;
+			printf("#   %-3s %-3s k=%-2d lib %6u/%-6u gf %6u/%-6u gf_nt %6u/%-6u -> %s",
+			       ecdma_gf_cls_names[c], ecdma_gf_kind_names[k],
+			       ecdma_gf_cal_disks[b], m[0][0], m[0][1],
+			       m[1][0], m[1][1], m[2][0], m[2][1],
+			       engine_path_name(k, cal.lib_pq[b] & BIT(c),
+						cal.lib_xor[b] & BIT(c)));
+			printf("/%s",
+			       engine_path_name(k, cal.lib_pq_cold[b] & BIT(c),
+						cal.lib_xor_cold[b] & BIT(c)));
+			if (b == ECDMA_GF_BAND_WIDE && (cal.nt[k] & BIT(c)))
+				printf(", nt");
+			printf("\n");
+		}
+	}
+}
+
 /* best_algo, the algo rows, and what the module would choose here */
 void ours_calibrate(void)
 {
@@ -278,7 +307,8 @@ void ours_calibrate(void)
 	u8 *buf = xalloc(ECDMA_GF_CAL_BUF_BYTES);
 	u8 *tbls = malloc(ECDMA_GF_CAL_TBL_BYTES);
 	size_t i;
-	int c, k;
+	u64 t0;
+	int b;
 
 	/* BENCH_ALGO: as the module's algo attribute, e.g. a host sans GFNI */
 	best_algo = ecdma_gf_algo_find(getenv("BENCH_ALGO"));
@@ -301,28 +331,17 @@ void ours_calibrate(void)
 		};
 	}
 	fill(buf, ECDMA_GF_CAL_BUF_BYTES);
+	t0 = cal_now();
 	if (ecdma_gf_calibrate(best_algo, &env, buf, tbls, &cal))
 		die("calibration failed");
+	t0 = cal_now() - t0;
 	printf("# engine calibration (gf_cal.c, as at module load): gf %s,",
 	       best_algo->name);
-	printf(" raid6 %s, %d rounds; MB/s hot/cold\n", raid6_call.name,
-	       cal.rounds);
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
-			u32 (*m)[2] = cal.mbps[c][k];
-
-			printf("#   %-3s %-3s lib %6u/%-6u gf %6u/%-6u gf_nt %6u/%-6u -> %s",
-			       ecdma_gf_cls_names[c], ecdma_gf_kind_names[k],
-			       m[0][0], m[0][1], m[1][0], m[1][1], m[2][0],
-			       m[2][1],
-			       engine_path_name(k, cal.lib_pq & BIT(c),
-						cal.lib_xor & BIT(c)));
-			printf("/%s", engine_path_name(k, cal.lib_pq_cold & BIT(c),
-						       cal.lib_xor_cold & BIT(c)));
-			if (cal.nt[k] & BIT(c))
-				printf(", nt");
-			printf("\n");
-		}
+	printf(" raid6 %s, %d rounds in %.1f ms; MB/s hot/cold\n",
+	       raid6_call.name, cal.rounds, t0 / 1e6);
+	/* the wide band (8 inputs), then P+Q and XOR of the narrow one (4) */
+	for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
+		cal_print_band(b);
 	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);
 	printf("#   last-level cache %llu KiB (CPUID), reuse window %llu KiB",
 	       cal.llc >> 10, cal.reuse_window >> 10);

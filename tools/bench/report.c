@@ -325,23 +325,29 @@ static void rep_stores(FILE *out)
 
 static void rep_cal(FILE *out)
 {
-	int c, k;
+	int c, k, n = ECDMA_GF_BAND_NARROW, w = ECDMA_GF_BAND_WIDE;
 
 	fprintf(out, "# engine calibration here (gf_cal.c): gf %s, raid6 %s,",
 		best_algo->name, raid6_call.name);
 	fprintf(out, " NT writes %u MB/s; per class: P+Q path, XOR path",
 		cal.nt_wr);
-	fprintf(out, " (outputs cached/not), stores for xor/pq/rs");
+	fprintf(out, " (outputs cached/not; k<=%d inputs, more),",
+		ECDMA_GF_BAND_CUT);
+	fprintf(out, " stores for xor/pq/rs");
 	fprintf(out, " on outputs not cached (last-level cache %llu KiB,",
 		cal.llc >> 10);
 	fprintf(out, " reuse window %llu KiB)\n", cal.reuse_window >> 10);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		fprintf(out, "#   %-3s P+Q %s/%s, XOR %s/%s, nt",
+		fprintf(out, "#   %-3s P+Q %s/%s %s/%s, XOR %s/%s %s/%s, nt",
 			ecdma_gf_cls_names[c],
-			cal.lib_pq & BIT(c) ? "lib" : "gf",
-			cal.lib_pq_cold & BIT(c) ? "lib" : "gf",
-			cal.lib_xor & BIT(c) ? "lib" : "gf",
-			cal.lib_xor_cold & BIT(c) ? "lib" : "gf");
+			cal.lib_pq[n] & BIT(c) ? "lib" : "gf",
+			cal.lib_pq_cold[n] & BIT(c) ? "lib" : "gf",
+			cal.lib_pq[w] & BIT(c) ? "lib" : "gf",
+			cal.lib_pq_cold[w] & BIT(c) ? "lib" : "gf",
+			cal.lib_xor[n] & BIT(c) ? "lib" : "gf",
+			cal.lib_xor_cold[n] & BIT(c) ? "lib" : "gf",
+			cal.lib_xor[w] & BIT(c) ? "lib" : "gf",
+			cal.lib_xor_cold[w] & BIT(c) ? "lib" : "gf");
 		for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 			fprintf(out, " %s:%s", ecdma_gf_kind_names[k],
 				cal.nt[k] & BIT(c) ? "nt" : "regular");
