@@ -89,6 +89,24 @@ grep -q '^nvmf-tcp host throughput.*geomean 1.00x, worst 0.80x (nvmf-tcp-raid6-8
 ok $? "summary_fabric_tcp_geomean"
 grep -q '^nvmf-rdma host throughput.*geomean 1.50x, worst 1.50x' "$work/out/summary.txt"
 ok $? "summary_fabric_rdma_geomean"
+# The guest scripts' config order: as given in odd repeats, reversed in
+# even ones, and an even number of repeats by default, so that no config
+# is always measured first (the order alone moved md by 3-9%).  Their
+# helper is run in busybox sh, the guest's shell.
+sh=sh
+command -v busybox >/dev/null && sh="busybox sh"
+for g in perf-guest.sh fabric-guest.sh; do
+	f=$top/tools/fio/$g
+	sed -n '/^configs_of_repeat() {/,/^}/p' "$f" >"$work/order.sh"
+	got=$(for r in 1 2 3 4; do
+		$sh -c ". $work/order.sh; configs_of_repeat $r cpu ecdma cpu-gtc ecdma-gtc"
+	done | tr '\n' '|')
+	want='cpu ecdma cpu-gtc ecdma-gtc|ecdma-gtc cpu-gtc ecdma cpu|cpu ecdma cpu-gtc ecdma-gtc|ecdma-gtc cpu-gtc ecdma cpu|'
+	reps=$(sed -n 's/^: "${PERF_REPEATS:=\([0-9]*\)}".*/\1/p' "$f")
+	[ "$got" = "$want" ] && grep -q 'for cfg in $(configs_of_repeat "$r" ' "$f" &&
+		[ -n "$reps" ] && [ $((reps % 2)) = 0 ]
+	ok $? "${g%.sh}_order_alternates${got:+ # $got repeats $reps}"
+done
 [ $failed = 0 ] || cat "$work/log" "$work/out/table.txt" "$work/out/summary.txt" | sed 's/^/# /'
 echo "1..$n"
 echo "# test_perf_report: $((n - failed)) passed, $failed failed"

@@ -7,7 +7,8 @@
 # exports over NVMe/TCP and NVMe/RDMA (Soft-RoCE), target and host in the
 # one guest.  The target computes parity on md's own CPU path (config
 # "cpu", ecdma not loaded) or on ecdma (config "ecdma", its default policy
-# or PERF_OFFLOAD); configs are interleaved repeat by repeat.  The host
+# or PERF_OFFLOAD); configs are interleaved repeat by repeat, reversed in
+# even repeats (as perf-guest.sh: the order itself moved md).  The host
 # runs the fio jobs of tools/fio/ on the namespace.  Samples, in
 # perf-guest.sh's format, with the array named nvmf-<transport>-<array>:
 #   # PERF kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
@@ -19,7 +20,7 @@
 : "${PERF_FABRIC_ARRAY:=raid6-8}"
 : "${PERF_FABRIC_TRANSPORTS:=tcp rdma}"
 : "${PERF_FABRIC_WORKLOADS:=seq-write rand-write-4k rand-write-64k seq-read}"
-: "${PERF_REPEATS:=3}"
+: "${PERF_REPEATS:=4}"		# even: each order as often
 : "${PERF_RUNTIME:=3}"
 : "${PERF_DISK_MIB:=64}"
 : "${PERF_OFFLOAD:=}"		# empty: ecdma's default policy
@@ -32,6 +33,17 @@ kernel=$(uname -r)
 # busy: jiffies (USER_HZ) all CPUs spent outside idle and iowait
 busy() {
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat
+}
+
+# configs_of_repeat <r> <config>...: the configs in order (odd r) or reversed
+configs_of_repeat() {
+	local r=$1 c rev=
+	shift
+	[ $((r % 2)) = 1 ] && { echo "$@"; return; }
+	for c in "$@"; do
+		rev="$c $rev"
+	done
+	echo $rev
 }
 
 # ops: operations ecdma completed so far (every type, every channel)
@@ -138,7 +150,7 @@ config_leave
 t0=$(cut -d' ' -f1 /proc/uptime)
 r=1
 while [ $r -le "$PERF_REPEATS" ]; do
-	for cfg in $PERF_FABRIC_CONFIGS; do
+	for cfg in $(configs_of_repeat "$r" $PERF_FABRIC_CONFIGS); do
 		if ! config_enter "$cfg"; then
 			ktap_fail "config_${cfg}_$r"
 			config_leave

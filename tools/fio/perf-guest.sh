@@ -6,7 +6,10 @@
 # md's own CPU path (ecdma not loaded) and with ecdma (loaded with its
 # defaults), each at group_thread_cnt 0 and at the number of CPUs.  The
 # configs are interleaved, repeat by repeat, so that whatever slows the
-# host hits them all alike.  Every sample is one line
+# host hits them all alike, in the given order in odd repeats and reversed
+# in even ones: measured first or later in a repeat made md 3-9% faster or
+# slower on its own (2026-11-29, performance-history.rst).  Every sample
+# is one line
 #   # PERF kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
 # on the test output; ops is how many operations ecdma completed during
 # the sample (0 without ecdma), the proof that it did the parity.
@@ -14,7 +17,7 @@
 : "${PERF_CONFIGS:=cpu ecdma cpu-gtc ecdma-gtc}"
 : "${PERF_ARRAYS:=raid6-8 raid5-4}"
 : "${PERF_WORKLOADS:=seq-write rand-write-4k rand-write-64k seq-read degraded-1 degraded-2 rebuild-1 rebuild-2 check}"
-: "${PERF_REPEATS:=3}"
+: "${PERF_REPEATS:=4}"		# even: each order as often
 : "${PERF_RUNTIME:=3}"
 : "${PERF_DISK_MIB:=64}"
 : "${PERF_OFFLOAD:=}"		# empty: ecdma's default policy
@@ -208,6 +211,17 @@ one_array() {
 	done
 }
 
+# configs_of_repeat <r> <config>...: the configs in order (odd r) or reversed
+configs_of_repeat() {
+	local r=$1 c rev=
+	shift
+	[ $((r % 2)) = 1 ] && { echo "$@"; return; }
+	for c in "$@"; do
+		rev="$c $rev"
+	done
+	echo $rev
+}
+
 most=0
 for a in $PERF_ARRAYS; do
 	[ "${a#*-}" -gt $most ] && most=${a#*-}
@@ -224,7 +238,7 @@ config_leave
 t0=$(now)
 r=1
 while [ $r -le "$PERF_REPEATS" ]; do
-	for cfg in $PERF_CONFIGS; do
+	for cfg in $(configs_of_repeat "$r" $PERF_CONFIGS); do
 		if ! config_enter "$cfg"; then
 			ktap_fail "config_${cfg}_$r"
 			config_leave

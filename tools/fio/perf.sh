@@ -7,7 +7,8 @@
 #
 # Environment (defaults in brackets):
 #   KVER            pinned kernel tag [6.12]
-#   PERF_REPEATS    repeats of every point, configs interleaved [3]
+#   PERF_REPEATS    repeats of every point, configs interleaved, their
+#                   order reversed in even repeats [4]
 #   PERF_RUNTIME    seconds per fio sample [3]
 #   PERF_ARRAYS     arrays [raid6-8 raid5-4]; PERF_FULL=1 adds raid6-4,
 #                   raid6-16, raid5-8 and RAID6 4K random writes at
@@ -83,8 +84,8 @@ if [ -n "${PERF_FABRIC:-}" ]; then
 fi
 
 rc=0
-tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 4200 \
-	--test-timeout 2900 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
+tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 5400 \
+	--test-timeout 4000 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
 	>"$work/vm.txt" || rc=$?
 cat "$work/vm.txt"
 {
