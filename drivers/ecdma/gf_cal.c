@@ -7,9 +7,8 @@
  * cold, called as the executor calls it: no fixed threshold holds across
  * hosts.  P+Q and XOR are timed with 4 inputs too (the narrow band): the
  * winner can differ between 4 and 8 (ecdma-simd.rst, "The number of
- * inputs").  Rounds
- * interleave the candidates so a slow moment hits all alike; each keeps
- * its best.  Clock, cache flush and FPU sections come from
+ * inputs").  Rounds interleave the candidates so a slow moment hits all
+ * alike; each keeps its best.  Clock, cache flush and FPU sections come from
  * struct ecdma_gf_cal_env; nothing is allocated.
  */
 #include "ecdma_compat.h"
@@ -205,7 +204,7 @@ static u32 cal_nt_write(const struct cal_run *r, u8 *buf)
 		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
 }
 
-/* Every candidate of every class once, hot and cold; keep the best. */
+/* Every candidate of every class in @band once, hot and cold; keep the best */
 static void cal_band(const struct cal_run *r, int band, u8 *buf,
 		     struct ecdma_gf_cal *cal)
 {
