@@ -240,6 +240,43 @@ static int ecdma_cpu_nt_cls_str(char *buf, size_t size, unsigned int nt)
 	return ecdma_cpu_words_str(buf, size, one);
 }
 
+/* "<what> [<lib> h/c ]gf h/c gf_nt h/c": one kind's measurements */
+static int ecdma_cpu_cal_row(char *buf, size_t size, const char *what,
+			     const char *lib, const u32 (*w)[2])
+{
+	int len = scnprintf(buf, size, "%s", what);
+
+	if (lib)
+		len += scnprintf(buf + len, size - len, " %s %u/%u", lib,
+				 w[ECDMA_GF_CAL_LIB][0], w[ECDMA_GF_CAL_LIB][1]);
+	return len + scnprintf(buf + len, size - len, " gf %u/%u gf_nt %u/%u",
+			       w[ECDMA_GF_CAL_REG][0], w[ECDMA_GF_CAL_REG][1],
+			       w[ECDMA_GF_CAL_NT][0], w[ECDMA_GF_CAL_NT][1]);
+}
+
+/* a class's measurements in band @b (RS only in the wide one) */
+static void ecdma_cpu_cal_log_class(const struct ecdma_gf_cal *cal, int c,
+				    int b)
+{
+	const u32 (*m)[ECDMA_GF_CAL_WAYS][2] = cal->mbps[b][c];
+	char line[256];	/* with 10-digit numbers: 232 */
+	int len;
+
+	len = ecdma_cpu_cal_row(line, sizeof(line), "P+Q", "raid6",
+				m[ECDMA_GF_KIND_PQ]);
+	len += ecdma_cpu_cal_row(line + len, sizeof(line) - len, "; XOR",
+				 "xor_blocks", m[ECDMA_GF_KIND_XOR]);
+	if (b == ECDMA_GF_BAND_WIDE) {
+		ecdma_cpu_cal_row(line + len, sizeof(line) - len, "; RS", NULL,
+				  m[ECDMA_GF_KIND_RS]);
+		pr_info("calibration %s (MB/s hot/cold): %s\n",
+			ecdma_gf_cls_names[c], line);
+		return;
+	}
+	pr_info("calibration %s, %d inputs (MB/s hot/cold): %s\n",
+		ecdma_gf_cls_names[c], ECDMA_GF_CAL_NARROW, line);
+}
+
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			      const char *algo)
 {
@@ -247,43 +284,8 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 	int c, k;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-		const u32 (*m)[ECDMA_GF_CAL_WAYS][2] =
-			cal->mbps[ECDMA_GF_BAND_WIDE][c];
-		const u32 (*n)[ECDMA_GF_CAL_WAYS][2] =
-			cal->mbps[ECDMA_GF_BAND_NARROW][c];
-
-		pr_info("calibration %s (MB/s hot/cold): P+Q raid6 %u/%u gf %u/%u gf_nt %u/%u; XOR xor_blocks %u/%u gf %u/%u gf_nt %u/%u; RS gf %u/%u gf_nt %u/%u\n",
-			ecdma_gf_cls_names[c],
-			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
-			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
-			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
-			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
-			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
-			m[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
-			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][0],
-			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][1],
-			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][0],
-			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][1],
-			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][0],
-			m[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][1],
-			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_REG][0],
-			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_REG][1],
-			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][0],
-			m[ECDMA_GF_KIND_RS][ECDMA_GF_CAL_NT][1]);
-		pr_info("calibration %s, %d inputs (MB/s hot/cold): P+Q raid6 %u/%u gf %u/%u gf_nt %u/%u; XOR xor_blocks %u/%u gf %u/%u gf_nt %u/%u\n",
-			ecdma_gf_cls_names[c], ECDMA_GF_CAL_NARROW,
-			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][0],
-			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_LIB][1],
-			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][0],
-			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_REG][1],
-			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][0],
-			n[ECDMA_GF_KIND_PQ][ECDMA_GF_CAL_NT][1],
-			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][0],
-			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_LIB][1],
-			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][0],
-			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_REG][1],
-			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][0],
-			n[ECDMA_GF_KIND_XOR][ECDMA_GF_CAL_NT][1]);
+		ecdma_cpu_cal_log_class(cal, c, ECDMA_GF_BAND_WIDE);
+		ecdma_cpu_cal_log_class(cal, c, ECDMA_GF_BAND_NARROW);
 	}
 	ecdma_cpu_band_str(pq, sizeof(pq), cal->lib_pq, cal->lib_pq_cold);
 	ecdma_cpu_band_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold);
