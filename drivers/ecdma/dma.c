@@ -56,10 +56,12 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	/*
 	 * Spreading (policy.c): start it now on the idlest CPU's worker,
 	 * overlapping the client's next prep.  Not for DMA_PRIVATE clients:
-	 * they may terminate what they submitted until issue_pending.
+	 * they may terminate what they submitted until issue_pending.  Nor
+	 * for a link of a chain: it waits for the rest, to be composed.
 	 */
 	if (ecdma_policy_spread(&ch->front->policy, &cpu) &&
-	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask)) {
+	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask) &&
+	    !(READ_ONCE(ch->front->fuse_active) && ecdma_desc_links(d))) {
 		if (!READ_ONCE(ch->pinned) && cpu >= 0)
 			ecdma_ec_calc_set_cpu(ch->calc, cpu);
 		ecdma_chan_post(ch);
@@ -78,19 +80,29 @@ static bool ecdma_post_transient(int ret)
 /*
  * Post the submitted descriptors in cookie order, all under the channel
  * lock (the calc's lock nests inside), so nothing is seen half posted.
- * A WR rejected for good runs as a NOP so the cookies behind it complete;
- * a transient refusal leaves it for the next issue_pending or tx_status.
+ * A chain is composed into its first descriptor's WR (dma_fuse.c) and
+ * the rest of it moves to @ch->posted unposted.  A fused WR rejected for
+ * good is posted unfused; any other runs as a NOP so the cookies behind
+ * it complete.  A transient refusal leaves it for the next issue_pending
+ * or tx_status.
  */
 static void ecdma_chan_post(struct ecdma_chan *ch)
 {
 	struct ecdma_desc *d;
 	unsigned long flags;
+	unsigned int i;
 	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	while ((d = list_first_entry_or_null(&ch->submitted,
 					     struct ecdma_desc, node))) {
+		if (!d->fused && READ_ONCE(ch->front->fuse_active))
+			ecdma_chan_fuse(ch, d);
 		ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
+		if (ret && !ecdma_post_transient(ret) && d->fused) {
+			ecdma_desc_unfuse(d);
+			ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
+		}
 		if (ret && !ecdma_post_transient(ret)) {
 			trace_ecdma_decline(ch, d->x.type,
 					    ECDMA_DECLINE_REJECTED, ret);
@@ -104,6 +116,8 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 		if (ret)
 			break;
 		list_move_tail(&d->node, &ch->posted);
+		for (i = 0; i < d->fused; i++)
+			list_move_tail(ch->submitted.next, &ch->posted);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
@@ -226,27 +240,22 @@ void ecdma_chan_callbacks(struct tasklet_struct *t)
 }
 
 /*
- * WR completion: result, unmap, cookie; the callback and dependencies
- * then run from the tasklet (unmap before the callback, like ioat).
+ * Complete @d: result, counters, unmap, cookie; the callback and
+ * dependencies then run from the tasklet (unmap before the callback, like
+ * ioat).  @ran: its operation ran (alone or in a fused WR); else @status
+ * (or its own error) says why not.
  */
-void ecdma_wr_done(struct ecdma_ec_wr *wr)
+static void ecdma_desc_complete(struct ecdma_chan *ch, struct ecdma_desc *d,
+				bool ran, int status)
 {
-	struct ecdma_desc *d = wr->ctx;
-	struct ecdma_chan *ch = d->ch;
 	struct ecdma_xlate_wr *x = &d->x;
 	struct dma_async_tx_descriptor *tx = &d->txd;
 	unsigned long flags;
 	bool callback;
-	bool ran;
 	u64 ns;
 
-	/* md has no error path: redo what the provider failed, here */
-	if (wr->status && wr->opcode == x->opcode)
-		ecdma_wr_fallback(ch, wr);
-	ran = wr->opcode == x->opcode && !wr->status;
-
 	if (d->result)
-		*d->result = ran ? ecdma_xlate_result(x, wr->result) :
+		*d->result = ran ? ecdma_xlate_result(x, d->wr.result) :
 				   ecdma_xlate_result_all(x);
 	d->res.result = ran ? DMA_TRANS_NOERROR : DMA_TRANS_ABORTED;
 	d->res.residue = 0;
@@ -260,15 +269,15 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	} else {
 		this_cpu_inc(ch->stats->errors[x->type]);
 		ecdma_debugfs_error(ch->front, ch->idx, x->type,
-				    wr->status ?: d->err ?: -ECANCELED);
-		if (wr->status)
+				    status ?: d->err ?: -ECANCELED);
+		if (status)
 			dev_err_ratelimited(ch->front->dev,
 					    "chan%u: operation failed: %d\n",
-					    ch->idx, wr->status);
+					    ch->idx, status);
 	}
 
 	/* before the cookie completes: the client may reuse @d after it */
-	trace_ecdma_desc_complete(d, ran ? 0 : wr->status ?: d->err ?: -ECANCELED,
+	trace_ecdma_desc_complete(d, ran ? 0 : status ?: d->err ?: -ECANCELED,
 				  ns, !d->aborted && (tx->callback ||
 						      tx->callback_result));
 
@@ -308,6 +317,35 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 		local_bh_disable();
 		tasklet_schedule(&ch->cb_tasklet);
 		local_bh_enable();
+	}
+}
+
+/*
+ * WR completion: @d and the descriptors fused into its WR, which follow
+ * it on @ch->posted, in cookie order, with its outcome.
+ */
+void ecdma_wr_done(struct ecdma_ec_wr *wr)
+{
+	struct ecdma_desc *d = wr->ctx;
+	struct ecdma_chan *ch = d->ch;
+	unsigned int fused = d->fused;
+	unsigned long flags;
+	bool ran;
+
+	/* md has no error path: redo what the provider failed, here */
+	if (wr->status && wr->opcode == d->x.opcode)
+		ecdma_wr_fallback(ch, wr);
+	ran = wr->opcode == d->x.opcode && !wr->status;
+	if (ran && fused)
+		this_cpu_add(ch->stats->fused, fused);
+	/* @d may be reused once completed */
+	d->fused = 0;
+	ecdma_desc_complete(ch, d, ran, wr->status);
+	while (fused--) {
+		spin_lock_irqsave(&ch->lock, flags);
+		d = list_first_entry(&ch->posted, struct ecdma_desc, node);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		ecdma_desc_complete(ch, d, ran, wr->status);
 	}
 }
 
@@ -499,6 +537,7 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 		sum->inline_progress += s->inline_progress;
 		sum->faults += s->faults;
 		sum->fallbacks += s->fallbacks;
+		sum->fused += s->fused;
 		sum->prep_full += s->prep_full;
 		sum->unacked_reused += s->unacked_reused;
 		for (op = 0; op < ECDMA_LAT_BUCKETS; op++)

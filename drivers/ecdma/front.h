@@ -115,6 +115,7 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  * @unacked_reused: completed, never acked descriptors reused
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
+ * @fused: operations that ran inside an earlier one's WR (dma_fuse.c)
  * @lat: completions by latency: bucket i < 2^(ECDMA_LAT_SHIFT + i) ns
  */
 struct ecdma_chan_stats {
@@ -126,6 +127,7 @@ struct ecdma_chan_stats {
 	u64 unacked_reused;
 	u64 faults;
 	u64 fallbacks;
+	u64 fused;
 	u64 lat[ECDMA_LAT_BUCKETS];
 };
 
@@ -208,6 +210,8 @@ struct ecdma_desc_big {
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @retired: jiffies when it went on @ch->completed, unacked
  * @aborted: terminate_all: completes without callback
+ * @fused: the descriptors after it whose operations its WR runs too
+ *	(dma_fuse.c); they complete with it.  Under ch->lock until posted.
  * @mem: memory layout of @wr
  * @wr: the work request posted to @ch->calc
  * @x: the translated operation; @mem points into it
@@ -224,6 +228,7 @@ struct ecdma_desc {
 	struct dmaengine_result res;
 	int err;
 	bool aborted;
+	u8 fused;
 	u64 t_submit;
 	unsigned long retired;
 	struct ecdma_ec_mem mem;
@@ -250,6 +255,10 @@ struct ecdma_debugfs;
  * @calc_matrix: the calcs' own calc_k x 2 matrix
  * @core_stats: feed chan->local; cleared before unregistering, read under lock
  * @inline_issue: issue_pending also runs work inline; sysfs, read locklessly
+ * @fuse: enum ecdma_fuse_mode (sysfs); written by ecdma_fuse_set() only
+ * @fuse_active: what @fuse resolves to, read locklessly when posting;
+ *	written by ecdma_fuse_set() and the calibration (dma_fuse.c)
+ * @fuse_win: composing chains won ecdma_fuse_calibrate() at probe
  * @align: the copy/xor/pq alignment the provider needs (log2); set at probe
  * @nr_private: DMA_PRIVATE channels (copies use @align only then); @cfg_lock
  * @policy: the offload policy's state, private to policy.c (policy.h)
@@ -275,6 +284,9 @@ struct ecdma_front {
 	u8 calc_matrix[ECDMA_XLATE_MAX_SRC * ECDMA_XLATE_MAX_CODE];
 	bool core_stats;
 	bool inline_issue;
+	u8 fuse;
+	bool fuse_active;
+	bool fuse_win;
 	enum dmaengine_alignment align;
 	unsigned int nr_private;
 	struct ecdma_policy policy;
@@ -296,6 +308,16 @@ static inline struct ecdma_chan *to_ecdma_chan(struct dma_chan *chan)
 static inline struct ecdma_desc *to_ecdma_desc(struct dma_async_tx_descriptor *tx)
 {
 	return container_of(tx, struct ecdma_desc, txd);
+}
+
+/*
+ * Whether @d hands its result to the next descriptor only: the client
+ * FENCEd the next on it and asked for no callback (dma_fuse.c).
+ */
+static inline bool ecdma_desc_links(const struct ecdma_desc *d)
+{
+	return (d->txd.flags & DMA_PREP_FENCE) && !d->txd.callback &&
+	       !d->txd.callback_result;
 }
 
 /* true when a client holds any channel; caller holds cfg_lock */
@@ -328,6 +350,20 @@ static inline void ecdma_desc_nop(struct ecdma_desc *d)
 struct ecdma_desc *ecdma_desc_new(struct ecdma_chan *ch, gfp_t gfp);
 void ecdma_desc_free(struct ecdma_desc *d);
 void ecdma_prep_set_ops(struct dma_device *dma);
+
+/* dma_fuse.c */
+enum ecdma_fuse_mode {
+	ECDMA_FUSE_AUTO,	/* as the calibration at probe found */
+	ECDMA_FUSE_ON,
+	ECDMA_FUSE_OFF,
+	ECDMA_FUSE_NR,
+};
+
+extern const char *const ecdma_fuse_names[ECDMA_FUSE_NR];
+void ecdma_fuse_set(struct ecdma_front *front, enum ecdma_fuse_mode mode);
+int ecdma_fuse_calibrate(struct ecdma_front *front);
+void ecdma_chan_fuse(struct ecdma_chan *ch, struct ecdma_desc *d);
+void ecdma_desc_unfuse(struct ecdma_desc *d);
 
 /* dma.c */
 dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx);

@@ -390,6 +390,7 @@ int ecdma_front_probe(struct platform_device *pdev)
 	front->dev = dev;
 	front->prov = prov;
 	front->inline_issue = true;
+	front->fuse = ECDMA_FUSE_AUTO;
 	mutex_init(&front->cfg_lock);
 	front->nr_chans = nr;
 	for (i = 0; i < nr; i++) {
@@ -429,6 +430,12 @@ int ecdma_front_probe(struct platform_device *pdev)
 	ret = ecdma_selftest(front);
 	if (ret) {
 		dev_err(dev, "self-test failed (%d), not registering\n", ret);
+		goto err_free_front;
+	}
+	ret = ecdma_fuse_calibrate(front);
+	if (ret) {
+		dev_err(dev, "composed chains failed their test (%d), not registering\n",
+			ret);
 		goto err_free_front;
 	}
 	ecdma_front_stats_reset(front);
@@ -516,7 +523,7 @@ int ecdma_front_close(struct ecdma_front *front)
  * @nr: channels, 2..ECDMA_MAX_CHANS
  *
  * If the new front does not come up the old channel count is tried again.
- * inline_issue, desc_max and offload are kept; counters and per-channel
+ * inline_issue, fuse, desc_max and offload are kept; counters and per-channel
  * settings restart.  The caller removes the old front's files before and
  * adds the new one's after.
  *
@@ -529,6 +536,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	enum ecdma_offload offload;
 	unsigned int old, desc_max;
 	bool inline_issue;
+	u8 fuse;
 	int ret;
 
 	device_lock_assert(&pdev->dev);
@@ -537,6 +545,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 
 	old = front->nr_chans;
 	inline_issue = READ_ONCE(front->inline_issue);
+	fuse = READ_ONCE(front->fuse);
 	desc_max = READ_ONCE(front->desc_max);
 	offload = ecdma_policy_mode(front);
 	ecdma_front_remove(pdev);
@@ -552,6 +561,7 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	front = platform_get_drvdata(pdev);
 	if (front) {
 		WRITE_ONCE(front->inline_issue, inline_issue);
+		ecdma_fuse_set(front, fuse);
 		WRITE_ONCE(front->desc_max, min(desc_max, front->max_desc));
 		ecdma_policy_set_mode(front, offload);
 	}

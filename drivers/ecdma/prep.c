@@ -336,6 +336,14 @@ ecdma_prep_pq(struct dma_chan *chan, dma_addr_t *dst, dma_addr_t *src,
 		ecdma_prep_full(ch, 0, src, src_cnt);
 		return NULL;
 	}
+	/*
+	 * A syndrome that may begin a chain (dma_fuse.c) gets room for the
+	 * composed sources too, if memory allows; else it is not composed.
+	 */
+	if ((flags & DMA_PREP_FENCE) &&
+	    !(flags & (DMA_PREP_PQ_DISABLE_P | DMA_PREP_PQ_DISABLE_Q)))
+		ecdma_desc_room(d, min_t(unsigned int, 2 * src_cnt + 2,
+					 ECDMA_XLATE_MAX_SRC));
 	return ecdma_desc_prepare(ch, d, ECDMA_OP_PQ,
 				  ecdma_xlate_pq(&d->x, dst, src, src_cnt, scf,
 						 len, flags),

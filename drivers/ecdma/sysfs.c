@@ -5,7 +5,8 @@
  *
  *   channels                             channel count (store: idle)
  *   providers                            read only
- *   inline_issue, desc_max, max_src      tuning, applied live
+ *   inline_issue, fuse, desc_max, max_src  tuning, applied live
+ *   fuse_active                          read only
  *   offload, trial_budget                the offload policy, live
  *   offload_state                        read only
  *   caps/{ops,max_xor,max_pq,align}      what the dmaengine device offers
@@ -14,6 +15,7 @@
  *                                        provider: idle channel)
  *   stats/<counter>, stats/reset         totals over all channels
  *   stats/{faults,fallbacks}             provider failures, recomputed
+ *   stats/fused                          operations run in a chain's WR
  *   stats/chan<N>/<counter>              the same for channel N
  *
  * chan<N>/ and stats/ are sysfs_chan.c's kobjects; the CPU provider's files
@@ -156,6 +158,43 @@ static ssize_t inline_issue_store(struct device *dev,
 	return count;
 }
 static DEVICE_ATTR_RW(inline_issue);
+
+static ssize_t fuse_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	unsigned int cur = READ_ONCE(front->fuse), m;
+	int n = 0;
+
+	for (m = 0; m < ECDMA_FUSE_NR; m++)
+		n += sysfs_emit_at(buf, n, m == cur ? "%s[%s]" : "%s%s",
+				   m ? " " : "", ecdma_fuse_names[m]);
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+/* Live: read once per chain, when its first descriptor is posted. */
+static ssize_t fuse_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	int m = sysfs_match_string(ecdma_fuse_names, buf);
+
+	if (m < 0)
+		return -EINVAL;
+	ecdma_fuse_set(dev_get_drvdata(dev), m);
+	return count;
+}
+static DEVICE_ATTR_RW(fuse);
+
+static ssize_t fuse_active_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", READ_ONCE(front->fuse_active) ?
+			  "on" : "off");
+}
+static DEVICE_ATTR_RO(fuse_active);
 
 /* A number in [@lo, @hi] into @val: 0, kstrtouint()'s error or -EINVAL */
 static int ecdma_sysfs_uint(const char *buf, unsigned int lo,
@@ -305,6 +344,8 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_channels.attr,
 	&dev_attr_providers.attr,
 	&dev_attr_inline_issue.attr,
+	&dev_attr_fuse.attr,
+	&dev_attr_fuse_active.attr,
 	&dev_attr_desc_max.attr,
 	&dev_attr_offload.attr,
 	&dev_attr_offload_state.attr,

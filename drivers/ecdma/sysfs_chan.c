@@ -19,6 +19,7 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_INLINE,
 	ECDMA_STAT_FAULTS,
 	ECDMA_STAT_FALLBACKS,
+	ECDMA_STAT_FUSED,
 	ECDMA_STAT_PREP_FULL,
 	ECDMA_STAT_UNACKED_REUSED,
 	ECDMA_STAT_EC,		/* @op: enum ecdma_ec_stat of the calcs */
@@ -50,6 +51,8 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->faults;
 	case ECDMA_STAT_FALLBACKS:
 		return s->fallbacks;
+	case ECDMA_STAT_FUSED:
+		return s->fused;
 	case ECDMA_STAT_PREP_FULL:
 		return s->prep_full;
 	case ECDMA_STAT_UNACKED_REUSED:
@@ -134,6 +137,7 @@ ECDMA_STAT_ATTR(interrupt_errors, ERRORS, INTERRUPT);
 ECDMA_STAT_ATTR(inline_progress, INLINE, NR);
 ECDMA_STAT_ATTR(faults, FAULTS, NR);
 ECDMA_STAT_ATTR(fallbacks, FALLBACKS, NR);
+ECDMA_STAT_ATTR(fused, FUSED, NR);
 ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
 ECDMA_STAT_ATTR(unacked_reused, UNACKED_REUSED, NR);
 
@@ -243,6 +247,7 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_inline_progress.attr.attr,
 	&ecdma_stat_faults.attr.attr,
 	&ecdma_stat_fallbacks.attr.attr,
+	&ecdma_stat_fused.attr.attr,
 	&ecdma_stat_prep_full.attr.attr,
 	&ecdma_stat_unacked_reused.attr.attr,
 	&ecdma_stat_worker_ops.attr.attr,

@@ -53,11 +53,11 @@ ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
 
 # read-only files exist and read
 ro_ok=1
-for f in channels providers algo algo_active max_src inline_issue desc_max \
+for f in channels providers algo algo_active max_src inline_issue fuse fuse_active desc_max \
 	worker_budget inline_budget section_ops nt_threshold pq_path \
 	pq_path_active xor_path xor_path_active stats/nt_bytes caps/ops caps/max_xor \
 	caps/max_pq caps/align stats/pq_ops stats/queue_depth \
-	stats/latency_hist stats/prep_full stats/nofpu_bytes \
+	stats/latency_hist stats/prep_full stats/nofpu_bytes stats/fused \
 	chan0/dma_chan chan0/cpu chan0/provider stats/chan0/pq_ops \
 	stats/chan0/dma_chan stats/chan0/latency_hist; do
 	v=$(cat "$D/$f" 2>/dev/null)
@@ -70,7 +70,7 @@ ktap_check providers_lists_cpu grep -q '^cpu ' "$D/providers"
 
 # read-only attributes refuse writes
 for f in providers algo_active caps/ops caps/max_xor \
-	stats/pq_ops chan0/dma_chan; do
+	stats/pq_ops stats/fused fuse_active chan0/dma_chan; do
 	bad "$f" 1 "$EACCES"
 done
 
@@ -78,6 +78,23 @@ done
 good inline_issue 0
 good inline_issue 1
 bad inline_issue maybe "$EINVAL"
+# fuse: auto at load, resolved by the calibration that probe logged
+ktap_check fuse_default_auto [ "$(cat $D/fuse)" = "[auto] on off" ]
+fa=$(cat $D/fuse_active)
+case "$(dmesg | grep -o 'fuse: .*' | tail -1)" in
+*": composed") fw=on ;;
+*": five operations") fw=off ;;
+*) fw=none ;;
+esac
+ktap_check "fuse_auto_follows_calibration # active $fa, calibration $fw" [ "$fa" = "$fw" ]
+good fuse on "auto [on] off"
+ktap_check fuse_on_active [ "$(cat $D/fuse_active)" = on ]
+good fuse off "auto on [off]"
+ktap_check fuse_off_active [ "$(cat $D/fuse_active)" = off ]
+bad fuse maybe "$EINVAL"
+bad fuse 1 "$EINVAL"
+good fuse auto "[auto] on off"
+ktap_check fuse_auto_active_again [ "$(cat $D/fuse_active)" = "$fa" ]
 dm=$(cat $D/desc_max)
 ktap_check desc_max_default_4096 [ "$dm" = 4096 ]
 good desc_max 32
@@ -166,14 +183,17 @@ nch=$(cat $D/channels)
 off0=$(cat $D/offload)
 echo never >$D/offload
 echo 0 >$D/inline_issue
+echo off >$D/fuse
 echo 100 >$D/desc_max
 good channels 3
 # front-wide settings survive the new registration
 ktap_check channels_keep_offload [ "$(cat $D/offload)" = never ]
 ktap_check channels_keep_inline_issue [ "$(cat $D/inline_issue)" = 0 ]
+ktap_check channels_keep_fuse [ "$(cat $D/fuse)" = "auto on [off]" ]
 ktap_check channels_keep_desc_max [ "$(cat $D/desc_max)" = 100 ]
 echo "$off0" >$D/offload
 echo 1 >$D/inline_issue
+echo auto >$D/fuse
 echo "$dm" >$D/desc_max
 ktap_check channels_3_registered test -d $D/stats/chan2 -a ! -d $D/stats/chan3
 ktap_check channels_3_dmaengine test "$(ls -d /sys/class/dma/dma*chan* | wc -l)" -ge 3

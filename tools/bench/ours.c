@@ -38,11 +38,15 @@ static void ours_run(const struct impl *im, struct cfg *c)
 }
 
 static void engine_prep(struct impl *im, const struct cfg *c);
+static void chain_run(const struct impl *im, struct cfg *c);
+static void chain_prep(struct impl *im, const struct cfg *c);
 
 void ours_prep(struct impl *im, const struct cfg *c)
 {
 	const struct ecdma_gf_algo *a = im->p;
 
+	if (im->run == chain_run)
+		return chain_prep(im, c);
 	if (im->run == engine_run)
 		engine_prep(im, c);
 	free(im->tbls);
@@ -180,6 +184,57 @@ static void engine_run(const struct impl *im, struct cfg *c)
 		engine_piece(im, c, path, flags, c->B, c->in, c->out);
 }
 
+/*
+ * The module with fuse=0 (dma_fuse.c): async_raid6_2data_recov()'s five
+ * operations one after the other, each on the best algo: the syndrome of
+ * the survivors into the two lost blocks (their coefficients skip the lost
+ * disks, so not lib/raid6's), dp ^= P, dq ^= Q, dq = A*dp + B*dq in place,
+ * dp ^= dq.  The engine's cell is the composed one pass (fuse=1).
+ */
+static void chain_prep(struct impl *im, const struct cfg *c)
+{
+	const struct ecdma_gf_algo *a = im->p;
+	u8 m[2 * MAXK];
+	int i, s = 0;
+
+	for (i = 0; i < c->k; i++) {
+		if (i == c->fa || i == c->fb)
+			continue;
+		m[2 * s] = 1;
+		m[2 * s++ + 1] = raid6_gfexp[i];
+	}
+	free(im->tbls);
+	im->tbls = aligned_alloc(64, 64 + (size_t)a->tbl_bytes * 2 * c->k);
+	if (!im->tbls)
+		die("oom");
+	a->prep(m, c->k - 2, 2, im->tbls);
+	m[0] = raid6_gfexi[c->fb - c->fa];
+	m[1] = raid6_gfinv[raid6_gfexp[c->fa] ^ raid6_gfexp[c->fb]];
+	a->prep(m, 2, 1, im->tbls + (size_t)a->tbl_bytes * 2 * (c->k - 2));
+}
+
+static void chain_run(const struct impl *im, struct cfg *c)
+{
+	const struct ecdma_gf_algo *a = im->p;
+	u8 *dp = c->out[0], *dq = c->out[1];
+	const u8 *in[2];
+	u8 *out[1];
+
+	a->encode(c->B, c->k - 2, 2, im->tbls, (const u8 *const *)c->in,
+		  c->out, 0);
+	in[0] = c->in[c->k - 2];
+	a->xor(c->B, 1, in, dp, ECDMA_GF_ACC);
+	in[0] = c->in[c->k - 1];
+	a->xor(c->B, 1, in, dq, ECDMA_GF_ACC);
+	in[0] = dp;
+	in[1] = dq;
+	out[0] = dq;
+	a->encode(c->B, 2, 1,
+		  im->tbls + (size_t)a->tbl_bytes * 2 * (c->k - 2), in, out, 0);
+	in[0] = dq;
+	a->xor(c->B, 1, in, dp, ECDMA_GF_ACC);
+}
+
 struct impl engine_impl = {
 	.name = "ecdma engine (calibrated)", .id = "engine",
 	.kind = K_ENGINE, .run = engine_run,
@@ -192,6 +247,12 @@ int ours_add(struct impl *ims, int n, const struct cfg *c, unsigned int which)
 
 	ims[n] = engine_impl;
 	ims[n++].p = best_algo;
+	if (c->op == OP_REC)
+		ims[n++] = (struct impl){
+			.name = "ecdma best algo: the five operations (fuse=0)",
+			.id = "chain", .kind = K_OURS, .run = chain_run,
+			.p = best_algo,
+		};
 	/* the executor's sections split big blocks: the same, in pieces */
 	if (c->B * nblocks(c) > ENGINE_BUDGET) {
 		ims[n] = engine_impl;

@@ -167,6 +167,7 @@ static void rep_targets(FILE *out)
 	static const char *const xvar[] = {
 		"best-regular", "best-nt", "xor_avx"
 	};
+	static const char *const chain[] = { "chain" };
 	int cache;
 
 	snprintf(r6, sizeof(r6), "raid6-%s", raid6_call.name);
@@ -202,6 +203,10 @@ static void rep_targets(FILE *out)
 		target(out, "XOR: engine vs best of regular, nt, xor_avx",
 		       OP_XOR, cache, "engine", xvar, 3, 0, 1.0);
 	}
+	/* the module composes only where its probe measured this >= 1 */
+	for (cache = 0; cache < 2; cache++)
+		target(out, "recovery: composed vs five operations (fuse)",
+		       OP_REC, cache, "engine", chain, 1, 0, 1.0);
 }
 
 /* model errors, noisy cells */
@@ -242,7 +247,7 @@ static void ratios(FILE *out)
 	static const char *const ids[] = {
 		"isal", "isal-avx512", "isal-avx2", "raid6-avx512x4",
 		"raid6-avx512x2", "raid6-avx2x4", "xor_avx",
-		"raid6-recov-avx512", "raid6-recov-avx2", "async-scalar",
+		"raid6-recov-avx512", "raid6-recov-avx2", "async-scalar", "chain",
 		"best-regular", "best-nt", "limit",
 	};
 	enum op op;
