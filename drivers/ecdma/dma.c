@@ -90,7 +90,7 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 {
 	struct ecdma_desc *d;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int riders;
 	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
@@ -98,9 +98,16 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 					     struct ecdma_desc, node))) {
 		if (!d->fused && READ_ONCE(ch->front->fuse_active))
 			ecdma_chan_fuse(ch, d);
+		/*
+		 * Read before posting: once posted, the WR may complete on
+		 * another CPU, whose ecdma_wr_done() clears d->fused (and
+		 * then waits for this lock to complete them).
+		 */
+		riders = d->fused;
 		ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
-		if (ret && !ecdma_post_transient(ret) && d->fused) {
+		if (ret && !ecdma_post_transient(ret) && riders) {
 			ecdma_desc_unfuse(d);
+			riders = 0;
 			ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
 		}
 		if (ret && !ecdma_post_transient(ret)) {
@@ -116,7 +123,7 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 		if (ret)
 			break;
 		list_move_tail(&d->node, &ch->posted);
-		for (i = 0; i < d->fused; i++)
+		while (riders--)
 			list_move_tail(ch->submitted.next, &ch->posted);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);

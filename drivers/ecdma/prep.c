@@ -339,8 +339,9 @@ ecdma_prep_pq(struct dma_chan *chan, dma_addr_t *dst, dma_addr_t *src,
 	/*
 	 * A syndrome that may begin a chain (dma_fuse.c) gets room for the
 	 * composed sources too, if memory allows; else it is not composed.
+	 * Only while composing: past 15 sources that is the big room.
 	 */
-	if ((flags & DMA_PREP_FENCE) &&
+	if (READ_ONCE(ch->front->fuse_active) && (flags & DMA_PREP_FENCE) &&
 	    !(flags & (DMA_PREP_PQ_DISABLE_P | DMA_PREP_PQ_DISABLE_Q)))
 		ecdma_desc_room(d, min_t(unsigned int, 2 * src_cnt + 2,
 					 ECDMA_XLATE_MAX_SRC));

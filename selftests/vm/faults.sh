@@ -4,11 +4,14 @@
 # md RAID6 while ecdma's engine fails every 7th work request (debugfs fault
 # injection): the dmaengine front must recompute each failed operation on
 # the generic path, so fio verifies clean, the parity check finds no
-# mismatch, and faults == fallbacks > 0 with no operation errors.
+# mismatch, and faults == fallbacks > 0 with no operation errors.  The
+# degraded reads lose two disks with fuse on, so composed recovery chains
+# (dma_fuse.c) fail and are recomputed too.
 . /ecdma/lib.sh
 
 dbg=/sys/kernel/debug/ecdma
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
+echo on >"$ECDMA_DEV/fuse"
 modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 [ -w "$dbg/fault_every_n" ] || { ktap_fail fault_knob_present; ktap_exit; }
 if [ "$(cat $dbg/fault_every_n)" = 0 ] && [ "$(cat $dbg/fault_rate_ppm)" = 0 ]; then
@@ -41,11 +44,16 @@ mm=$(md_check md0)
 	ktap_fail "check_mismatch_0_under_faults # mismatch_cnt=$mm"
 # degraded reads reconstruct through the faulting engine too
 mdadm /dev/md0 --fail /dev/ram2 --remove /dev/ram2 >/dev/null 2>&1
+mdadm /dev/md0 --fail /dev/ram5 --remove /dev/ram5 >/dev/null 2>&1
+fu0=$(ecdma_stat fused)
 ktap_check degraded_verify_under_faults fio --name=f --filename=/dev/md0 \
 	--rw=read --bssplit=4k/40:64k/30:256k/20:1m/10 \
 	--size=$((size * 6 / 2))M --ioengine=psync --direct=1 --eta=never \
 	--verify=crc32c --verify_only=1 --verify_fatal=1 --output=/tmp/fio.log
 echo 0 >$dbg/fault_every_n
+fu1=$(ecdma_stat fused)
+[ "$fu1" -gt "$fu0" ] && ktap_ok "degraded_reads_composed # fused $fu0 -> $fu1" ||
+	ktap_fail "degraded_reads_composed # fused $fu0 -> $fu1"
 f1=$(cat $dbg/faults_injected)
 faults=$(ecdma_stat faults)
 fb=$(ecdma_stat fallbacks)
