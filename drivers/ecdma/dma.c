@@ -337,6 +337,7 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	struct ecdma_chan *ch = d->ch;
 	unsigned int fused = d->fused;
 	unsigned long flags;
+	int status;
 	bool ran;
 
 	/* md has no error path: redo what the provider failed, here */
@@ -345,14 +346,15 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	ran = wr->opcode == d->x.opcode && !wr->status;
 	if (ran && fused)
 		this_cpu_add(ch->stats->fused, fused);
-	/* @d may be reused once completed */
+	/* @d and @wr may be reused once @d completed: copy what riders need */
+	status = wr->status;
 	d->fused = 0;
-	ecdma_desc_complete(ch, d, ran, wr->status);
+	ecdma_desc_complete(ch, d, ran, status);
 	while (fused--) {
 		spin_lock_irqsave(&ch->lock, flags);
 		d = list_first_entry(&ch->posted, struct ecdma_desc, node);
 		spin_unlock_irqrestore(&ch->lock, flags);
-		ecdma_desc_complete(ch, d, ran, wr->status);
+		ecdma_desc_complete(ch, d, ran, status);
 	}
 }
 
