@@ -323,7 +323,8 @@ void free_names(char **names, int n)
 static const char *const status_attrs[] = {
 	"channels", "algo", "algo_active", "max_src", "inline_issue", "fuse",
 	"fuse_active", "desc_max", "worker_budget", "inline_budget",
-	"section_ops", "nt_threshold", "pq_path", "pq_path_active", "xor_path", "xor_path_active", "caps/ops",
+	"section_ops", "nt_threshold", "pq_path", "pq_path_active",
+	"xor_path", "xor_path_active", "caps/ops",
 	"caps/max_xor", "caps/max_pq", "caps/align", "caps/enable_memcpy",
 	"caps/enable_xor", "caps/enable_xor_val", "caps/enable_pq",
 	"caps/enable_pq_val", "offload", "trial_budget", NULL
