@@ -197,14 +197,14 @@ static int compose_and_run(unsigned int n, char *why, unsigned int *absorbed)
 }
 
 /*
- * async_raid6_2data_recov's __2data_recov_n for @disks, data @fa < @fb
- * lost, as preps: blocks 0..disks-3 data, disks-2 P, disks-1 Q.
+ * ops[0]: the syndrome both recoveries begin with, of the data blocks but
+ * @fa and @fb (-1: none) into @p and @q, FENCEd on what follows
  */
-static unsigned int chain_2data(int disks, int fa, int fb)
+static void chain_syndrome(int disks, int fa, int fb, u64 p, u64 q)
 {
-	u64 src[ECDMA_XLATE_MAX_SRC], dst[2];
-	u8 scf[ECDMA_XLATE_MAX_SRC], coef[2];
-	int i, n = 0, p = disks - 2, q = disks - 1;
+	u64 src[ECDMA_XLATE_MAX_SRC], dst[2] = { p, q };
+	u8 scf[ECDMA_XLATE_MAX_SRC];
+	int i, n = 0;
 
 	for (i = 0; i < disks - 2; i++) {
 		if (i == fa || i == fb)
@@ -212,9 +212,20 @@ static unsigned int chain_2data(int disks, int fa, int fb)
 		src[n] = A(i);
 		scf[n++] = g_exp(i);
 	}
-	dst[0] = A(fa);
-	dst[1] = A(fb);
 	ecdma_xlate_pq(&ops[0], dst, src, n, scf, blen, ECDMA_XLATE_PREP_FENCE);
+}
+
+/*
+ * async_raid6_2data_recov's __2data_recov_n for @disks, data @fa < @fb
+ * lost, as preps: blocks 0..disks-3 data, disks-2 P, disks-1 Q.
+ */
+static unsigned int chain_2data(int disks, int fa, int fb)
+{
+	u64 src[2], dst[2];
+	u8 coef[2];
+	int p = disks - 2, q = disks - 1;
+
+	chain_syndrome(disks, fa, fb, A(fa), A(fb));
 	src[0] = A(fa);
 	src[1] = A(p);
 	ecdma_xlate_xor(&ops[1], A(fa), src, 2, blen);
@@ -238,19 +249,11 @@ static unsigned int chain_2data(int disks, int fa, int fb)
 /* async_raid6_datap_recov for @disks (> 4), data @fa and P lost */
 static unsigned int chain_datap(int disks, int fa)
 {
-	u64 src[ECDMA_XLATE_MAX_SRC], dst[2];
-	u8 scf[ECDMA_XLATE_MAX_SRC], coef;
-	int i, n = 0, p = disks - 2, q = disks - 1;
+	u64 src[2], dst[2];
+	u8 coef;
+	int p = disks - 2, q = disks - 1;
 
-	for (i = 0; i < disks - 2; i++) {
-		if (i == fa)
-			continue;
-		src[n] = A(i);
-		scf[n++] = g_exp(i);
-	}
-	dst[0] = A(p);
-	dst[1] = A(fa);
-	ecdma_xlate_pq(&ops[0], dst, src, n, scf, blen, ECDMA_XLATE_PREP_FENCE);
+	chain_syndrome(disks, fa, -1, A(p), A(fa));
 	src[0] = A(fa);
 	src[1] = A(q);
 	ecdma_xlate_xor(&ops[1], A(fa), src, 2, blen);
