@@ -14,11 +14,8 @@
  * do so (no callback, and the next one was issued already).
  */
 #include <linux/dma-mapping.h>
-#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
-#include <linux/random.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "fuse.h"
@@ -126,7 +123,6 @@ void ecdma_desc_unfuse(struct ecdma_desc *d)
 #define FC_NBUF		(FC_NDATA + 2)		/* data, P, Q */
 #define FC_CHAINS	32			/* chains per timing */
 #define FC_ROUNDS	5			/* timings per way; the best */
-#define FC_TIMEOUT	(5 * HZ)
 
 /**
  * struct ecdma_fuse_cal - the calibration's buffers
@@ -150,7 +146,6 @@ static int ecdma_fuse_cal_chain(struct ecdma_chan *ch,
 	dma_addr_t dp = fc->dma[FC_FA], dq = fc->dma[FC_FB];
 	dma_addr_t src[FC_NDATA], dst[2];
 	struct dma_async_tx_descriptor *tx[5];
-	unsigned long timeout = jiffies + FC_TIMEOUT;
 	u8 scf[FC_NDATA], coef[2];
 	dma_cookie_t cookie = 0;
 	unsigned int i, n = 0;
@@ -188,14 +183,7 @@ static int ecdma_fuse_cal_chain(struct ecdma_chan *ch,
 		if (dma_submit_error(cookie))
 			return -EIO;
 	}
-	dma->device_issue_pending(chan);
-	while (dma->device_tx_status(chan, cookie, NULL) != DMA_COMPLETE ||
-	       READ_ONCE(ch->nr_pending)) {
-		if (time_after(jiffies, timeout))
-			return -ETIMEDOUT;
-		cond_resched();
-	}
-	return 0;
+	return ecdma_probe_wait(ch, cookie);
 }
 
 /* ns per chain over FC_CHAINS chains with fusion @on, or a negative errno */
@@ -215,22 +203,6 @@ static s64 ecdma_fuse_cal_time(struct ecdma_front *front,
 			return ret;
 	}
 	return div_u64(ktime_get_ns() - t0, FC_CHAINS);
-}
-
-static void ecdma_fuse_cal_free(struct ecdma_front *front,
-				struct ecdma_fuse_cal *fc)
-{
-	unsigned int i;
-
-	for (i = 0; i < FC_NBUF; i++) {
-		if (!fc->page[i])
-			continue;
-		if (fc->dma[i])
-			dma_unmap_page(front->dev, fc->dma[i], PAGE_SIZE,
-				       DMA_BIDIRECTIONAL);
-		__free_page(fc->page[i]);
-	}
-	kfree(fc);
 }
 
 /**
@@ -253,21 +225,9 @@ int ecdma_fuse_calibrate(struct ecdma_front *front)
 	fc = kzalloc(sizeof(*fc), GFP_KERNEL);
 	if (!fc)
 		return -ENOMEM;
-	for (i = 0; i < FC_NBUF; i++) {
-		fc->page[i] = alloc_page(GFP_KERNEL);
-		if (!fc->page[i]) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		get_random_bytes(page_address(fc->page[i]), PAGE_SIZE);
-		fc->dma[i] = dma_map_page(front->dev, fc->page[i], 0,
-					  PAGE_SIZE, DMA_BIDIRECTIONAL);
-		if (dma_mapping_error(front->dev, fc->dma[i])) {
-			fc->dma[i] = 0;
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
+	ret = ecdma_probe_pages(front->dev, fc->page, fc->dma, FC_NBUF);
+	if (ret)
+		goto out;
 
 	/* the lost blocks are outputs only: every chain leaves the same */
 	WRITE_ONCE(front->fuse_active, false);
@@ -298,6 +258,7 @@ int ecdma_fuse_calibrate(struct ecdma_front *front)
 		 front->fuse_win ? "composed" : "five operations");
 out:
 	ecdma_fuse_set(front, READ_ONCE(front->fuse));
-	ecdma_fuse_cal_free(front, fc);
+	ecdma_probe_pages_free(front->dev, fc->page, fc->dma, FC_NBUF);
+	kfree(fc);
 	return ret;
 }

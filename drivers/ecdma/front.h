@@ -407,8 +407,13 @@ void ecdma_debugfs_exit(struct ecdma_front *front);
 void ecdma_debugfs_error(struct ecdma_front *front, unsigned int chan,
 			 unsigned int op, int err);
 
-/* selftest.c */
+/* selftest.c; its buffers and waits serve the fuse calibration too */
 int ecdma_selftest(struct ecdma_front *front);
+int ecdma_probe_pages(struct device *dev, struct page **page,
+		      dma_addr_t *dma, unsigned int n);
+void ecdma_probe_pages_free(struct device *dev, struct page **page,
+			    dma_addr_t *dma, unsigned int n);
+int ecdma_probe_wait(struct ecdma_chan *ch, dma_cookie_t cookie);
 
 /* sysfs.c */
 int ecdma_sysfs_init(struct ecdma_front *front);

@@ -8,6 +8,7 @@
  * multiply (Q aliasing a source, as async_tx's recovery does), memcpy at
  * odd offsets and an interrupt callback.  The expected values come from a
  * separate bit-serial GF(2^8) multiply, not from the engine's tables.
+ * Its buffers and its wait serve the fuse calibration (dma_fuse.c) too.
  */
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
@@ -88,27 +89,42 @@ static int st_fail(struct ecdma_st *st, const char *what)
 	return -EIO;
 }
 
+/**
+ * ecdma_probe_wait - issue what @ch holds and wait until @cookie completed
+ * @ch: a channel of an unregistered front (no client polls it)
+ * @cookie: the last cookie submitted
+ *
+ * Waits for the callbacks too (nr_pending 0), so buffers may be reused.
+ * Context: process context (sleeps).
+ * Return: 0, or -ETIMEDOUT after ST_TIMEOUT.
+ */
+int ecdma_probe_wait(struct ecdma_chan *ch, dma_cookie_t cookie)
+{
+	struct dma_chan *chan = &ch->chan;
+	struct dma_device *dma = chan->device;
+	unsigned long timeout = jiffies + ST_TIMEOUT;
+
+	dma->device_issue_pending(chan);
+	while (dma->device_tx_status(chan, cookie, NULL) != DMA_COMPLETE ||
+	       READ_ONCE(ch->nr_pending)) {
+		if (time_after(jiffies, timeout))
+			return -ETIMEDOUT;
+		cond_resched();
+	}
+	return 0;
+}
+
 /* Submit @tx and wait until it and its callback have completed. */
 static int st_run(struct ecdma_st *st, struct dma_async_tx_descriptor *tx,
 		  const char *what)
 {
-	struct dma_chan *chan = &st->ch->chan;
-	struct dma_device *dma = chan->device;
-	unsigned long timeout = jiffies + ST_TIMEOUT;
 	dma_cookie_t cookie;
 
 	if (!tx)
 		return st_fail(st, what);
 	cookie = tx->tx_submit(tx);
-	if (dma_submit_error(cookie))
+	if (dma_submit_error(cookie) || ecdma_probe_wait(st->ch, cookie))
 		return st_fail(st, what);
-	dma->device_issue_pending(chan);
-	while (dma->device_tx_status(chan, cookie, NULL) != DMA_COMPLETE ||
-	       READ_ONCE(st->ch->nr_pending)) {
-		if (time_after(jiffies, timeout))
-			return st_fail(st, what);
-		cond_resched();
-	}
 	return 0;
 }
 
@@ -432,20 +448,56 @@ static int st_chan(struct ecdma_st *st)
 	return ret;
 }
 
-static void st_free(struct ecdma_st *st)
+/**
+ * ecdma_probe_pages - @n pages of random bytes, mapped for @dev
+ * @dev: the front's device
+ * @page: n zeroed slots, filled as far as it got
+ * @dma: n zeroed slots, their DMA addresses
+ * @n: how many
+ *
+ * Context: process context (sleeps).
+ * Return: 0 or -ENOMEM; either way ecdma_probe_pages_free() frees them.
+ */
+int ecdma_probe_pages(struct device *dev, struct page **page,
+		      dma_addr_t *dma, unsigned int n)
 {
-	struct device *dev = st->front->dev;
 	unsigned int i;
 
-	for (i = 0; i < ST_NBUF; i++) {
-		if (!st->page[i])
-			continue;
-		if (st->dma[i])
-			dma_unmap_page(dev, st->dma[i], ST_LEN,
-				       DMA_BIDIRECTIONAL);
-		__free_page(st->page[i]);
+	for (i = 0; i < n; i++) {
+		page[i] = alloc_page(GFP_KERNEL);
+		if (!page[i])
+			return -ENOMEM;
+		get_random_bytes(page_address(page[i]), PAGE_SIZE);
+		dma[i] = dma_map_page(dev, page[i], 0, PAGE_SIZE,
+				      DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, dma[i])) {
+			dma[i] = 0;
+			return -ENOMEM;
+		}
 	}
-	kfree(st);
+	return 0;
+}
+
+/**
+ * ecdma_probe_pages_free - undo ecdma_probe_pages(), however far it got
+ * @dev: the front's device
+ * @page: the pages (NULL slots skipped)
+ * @dma: their DMA addresses (0: not mapped)
+ * @n: how many slots
+ */
+void ecdma_probe_pages_free(struct device *dev, struct page **page,
+			    dma_addr_t *dma, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!page[i])
+			continue;
+		if (dma[i])
+			dma_unmap_page(dev, dma[i], PAGE_SIZE,
+				       DMA_BIDIRECTIONAL);
+		__free_page(page[i]);
+	}
 }
 
 /**
@@ -466,25 +518,13 @@ int ecdma_selftest(struct ecdma_front *front)
 	if (!st)
 		return -ENOMEM;
 	st->front = front;
-	for (i = 0; i < ST_NBUF; i++) {
-		st->page[i] = alloc_page(GFP_KERNEL);
-		if (!st->page[i]) {
-			ret = -ENOMEM;
-			goto out_free;
-		}
+	ret = ecdma_probe_pages(dev, st->page, st->dma, ST_NBUF);
+	if (ret)
+		goto out_free;
+	for (i = 0; i < ST_NBUF; i++)
 		st->va[i] = page_address(st->page[i]);
-		st->dma[i] = dma_map_page(dev, st->page[i], 0, ST_LEN,
-					  DMA_BIDIRECTIONAL);
-		if (dma_mapping_error(dev, st->dma[i])) {
-			st->dma[i] = 0;
-			ret = -ENOMEM;
-			goto out_free;
-		}
-	}
-	for (i = 0; i < ST_NDATA; i++) {
-		get_random_bytes(st->va[i], ST_LEN);
+	for (i = 0; i < ST_NDATA; i++)
 		st->scf[i] = st_gfpow2(i);
-	}
 
 	for (i = 0; i < front->nr_chans && !ret; i++) {
 		st->ch = &front->chans[i];
@@ -494,6 +534,7 @@ int ecdma_selftest(struct ecdma_front *front)
 		dev_info(dev, "self-test passed on %u channels\n",
 			 front->nr_chans);
 out_free:
-	st_free(st);
+	ecdma_probe_pages_free(dev, st->page, st->dma, ST_NBUF);
+	kfree(st);
 	return ret;
 }
