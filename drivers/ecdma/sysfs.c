@@ -163,7 +163,6 @@ static ssize_t fuse_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
 	struct ecdma_front *front = dev_get_drvdata(dev);
-
 	unsigned int cur = READ_ONCE(front->fuse), m;
 	int n = 0;
 
