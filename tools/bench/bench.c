@@ -77,6 +77,22 @@ void *xalloc(size_t n)
 	return p;
 }
 
+/*
+ * Memory of 4 KiB pages, as the module's kvmalloc() gets it (vmalloc):
+ * the L2 is physically indexed, so a huge page gives a buffer a cache-set
+ * layout that vmalloc'd memory does not have.
+ */
+void *xalloc_4k(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap %zu: %s", n, strerror(errno));
+	madvise(p, n, MADV_NOHUGEPAGE);
+	return p;
+}
+
 static uint64_t rs = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(void)

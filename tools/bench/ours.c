@@ -365,7 +365,8 @@ void ours_calibrate(void)
 		.xor_lib = cal_xor, .xor_max = 4, .piece = ENGINE_BUDGET,
 		.max_ns = 20000000, .llc = ecdma_simd_llc_bytes(),
 	};
-	u8 *buf = xalloc(ECDMA_GF_CAL_BUF_BYTES);
+	/* as the module's: its choices depend on the pages (ecdma-simd.rst) */
+	u8 *buf = xalloc_4k(ECDMA_GF_CAL_BUF_BYTES);
 	u8 *tbls = malloc(ECDMA_GF_CAL_TBL_BYTES);
 	size_t i;
 	u64 t0;
