@@ -301,6 +301,16 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 			}
 		}
 	}
+	/*
+	 * Cached big P+Q outputs go to lib/raid6 (NT stores, on x86) only
+	 * where it won hot at 64 KiB too.  Its 128 KiB blocks make a working
+	 * set about the L2's size, where the cache sets of the buffer's
+	 * pages decided the GF algo's speed from one load to the next
+	 * (ecdma-simd.rst); and a cached output is read again, which NT
+	 * stores make slower.
+	 */
+	if (!(cal->lib_pq[band] & BIT(ECDMA_GF_CLS_64K)))
+		cal->lib_pq[band] &= ~BIT(ECDMA_GF_CLS_BIG);
 }
 
 /**
@@ -309,8 +319,9 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
  *
  * Per class and kind: NT for outputs not cached when faster cold than
  * regular stores (8 inputs).  Per band too: for cached outputs, the
- * kernel's code when at least as fast hot as the GF algo; for others, when
- * at least as fast cold as the GF algo with the store kind chosen.
+ * kernel's code when at least as fast hot as the GF algo (for big P+Q
+ * blocks, only if so at 64 KiB too); for others, when at least as fast
+ * cold as the GF algo with the store kind chosen.
  * 4 KiB outputs count as cached: md reads its parity pages again soon.
  */
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)

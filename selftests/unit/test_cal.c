@@ -399,6 +399,40 @@ static void test_decide_apart(void)
 }
 
 /*
+ * Big P+Q, cached outputs: lib/raid6 only where it wins hot at 64 KiB
+ * too (its big measurement sits on the L2's edge); XOR as measured.
+ */
+static void test_decide_big_pq(void)
+{
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0;
+
+	ecdma_gf_cal_init(&cal);
+	/* big: lib 55 >= 40 hot and 30 >= 20 cold; 64k: lib 50 < 70 hot */
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 55, 30);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 40, 20);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 50, 30);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 70, 20);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 55, 30);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 40, 20);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 30);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 70, 20);
+	ecdma_gf_cal_decide(&cal);
+	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_pq_cold, CLS64 | CLSBIG);
+	bad += not_both(cal.lib_xor, CLSBIG);
+	/* lib also the faster at 64k hot: big hot stays lib */
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 80, 30);
+	ecdma_gf_cal_decide(&cal);
+	bad += not_both(cal.lib_pq, CLS64 | CLSBIG);
+	/* in one band only */
+	set_band(&cal, NARROW, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ,
+		 ECDMA_GF_CAL_LIB, 50, 30);
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.lib_pq[NARROW] || cal.lib_pq[WIDE] != (CLS64 | CLSBIG);
+	ksft_test_result(!bad, "decide_big_pq_hot_needs_64k (%u wrong)\n", bad);
+}
+
+/*
  * Per band of inputs: lib/raid6 for 8 inputs where it wins there, the GF
  * algo for up to 6 where it wins with 4; the store kind from 8 inputs only,
  * and the narrow band's cold choice against that kind.
@@ -478,10 +512,11 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	test_rng_init();
 	test_decide();
 	test_decide_apart();
+	test_decide_big_pq();
 	test_decide_bands();
 	test_reuse();
 	test_measure_fake();
