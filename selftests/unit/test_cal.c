@@ -404,19 +404,18 @@ static void test_decide_apart(void)
  */
 static void test_decide_big_pq(void)
 {
+	static const int kinds[] = { ECDMA_GF_KIND_PQ, ECDMA_GF_KIND_XOR };
 	struct ecdma_gf_cal cal;
-	unsigned int bad = 0;
+	unsigned int bad = 0, i;
 
 	ecdma_gf_cal_init(&cal);
-	/* big: lib 55 >= 40 hot and 30 >= 20 cold; 64k: lib 50 < 70 hot */
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 55, 30);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 40, 20);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 50, 30);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 70, 20);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 55, 30);
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 40, 20);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 30);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_REG, 70, 20);
+	/* both kinds, big: lib 55 >= 40 hot and 30 >= 20 cold; 64k: 50 < 70 hot */
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		set(&cal, ECDMA_GF_CLS_BIG, kinds[i], ECDMA_GF_CAL_LIB, 55, 30);
+		set(&cal, ECDMA_GF_CLS_BIG, kinds[i], ECDMA_GF_CAL_REG, 40, 20);
+		set(&cal, ECDMA_GF_CLS_64K, kinds[i], ECDMA_GF_CAL_LIB, 50, 30);
+		set(&cal, ECDMA_GF_CLS_64K, kinds[i], ECDMA_GF_CAL_REG, 70, 20);
+	}
 	ecdma_gf_cal_decide(&cal);
 	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_pq_cold, CLS64 | CLSBIG);
 	bad += not_both(cal.lib_xor, CLSBIG);

@@ -66,15 +66,20 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
-void *xalloc(size_t n)
+static void *xalloc_advise(size_t n, int advice)
 {
 	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED)
 		die("mmap %zu: %s", n, strerror(errno));
-	madvise(p, n, MADV_HUGEPAGE);
+	madvise(p, n, advice);
 	return p;
+}
+
+void *xalloc(size_t n)
+{
+	return xalloc_advise(n, MADV_HUGEPAGE);
 }
 
 /*
@@ -84,13 +89,7 @@ void *xalloc(size_t n)
  */
 void *xalloc_4k(size_t n)
 {
-	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		die("mmap %zu: %s", n, strerror(errno));
-	madvise(p, n, MADV_NOHUGEPAGE);
-	return p;
+	return xalloc_advise(n, MADV_NOHUGEPAGE);
 }
 
 static uint64_t rs = 0x9e3779b97f4a7c15ULL;

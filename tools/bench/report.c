@@ -67,6 +67,12 @@ static double ratio(int cell, const char *a, const char *const *b, int nb,
 	return ratio_best(cell, a, b, nb, spread, &best);
 }
 
+/* @r below @every by less than the cell's @spread: not told apart */
+static bool within_noise(double r, double every, double spread)
+{
+	return r > every * (1 - spread);
+}
+
 static const char *cell_str(int cell)
 {
 	static char buf[8][64];
@@ -135,7 +141,7 @@ static void target(FILE *out, const char *name, enum op op, int cache,
 		if (r > 0 && r < every)
 			fprintf(out, "    below: %-28s %5.2fx (spread %2.0f%%%s)\n",
 				cell_str(c), r, 100 * sp,
-				r > every * (1 - sp) ? ", within the noise" :
+				within_noise(r, every, sp) ? ", within the noise" :
 				"");
 	}
 }
@@ -219,6 +225,8 @@ static void rep_targets(FILE *out)
 		       OP_REC, cache, "engine", chain, 1, 0, 1.0);
 }
 
+#define ACC_LINE	160	/* bytes of one "below" line of accept() */
+
 /* @r writes with NT stores: ours so built, or lib/raid6 (its SIMD syndromes) */
 static bool nt_stores(const struct result *r)
 {
@@ -238,10 +246,13 @@ static bool nt_stores(const struct result *r)
 static void accept(FILE *out, const char *name, enum op op, int cache,
 		   const char *const *b, int nb, double every)
 {
-	int c, n = 0, noise = 0, nt4k = 0, miss = 0;
+	int c, n = 0, noise = 0, nt4k = 0, miss = 0, nb_lines = 0;
+	char *lines = calloc(ncells, ACC_LINE);
 	const struct result *best;
 	double sp, r;
 
+	if (!lines)
+		die("oom");
 	fprintf(out, "%-58s %-4s every cell >= %.2fx: ", name,
 		cache ? "cold" : "hot", every);
 	for (c = 0; c < ncells; c++) {
@@ -255,10 +266,13 @@ static void accept(FILE *out, const char *name, enum op op, int cache,
 			continue;
 		if (cache && cells[c].B == 4096 && nt_stores(best))
 			nt4k++;
-		else if (r > every * (1 - sp))
+		else if (within_noise(r, every, sp))
 			noise++;
 		else
 			miss++;
+		snprintf(lines + ACC_LINE * nb_lines++, ACC_LINE,
+			 "    below: %-28s %5.2fx of %s (spread %2.0f%%)\n",
+			 cell_str(c), r, best->name, 100 * sp);
 	}
 	fprintf(out, "%s (%d cells", miss ? "MISSED" : "MET", n);
 	if (miss)
@@ -269,14 +283,9 @@ static void accept(FILE *out, const char *name, enum op op, int cache,
 		fprintf(out, "; %d 4 KiB cold below NT stores, not used there",
 			nt4k);
 	fprintf(out, ")\n");
-	for (c = 0; c < ncells; c++) {
-		if (cells[c].op != op || cells[c].cold != cache)
-			continue;
-		r = ratio_best(c, "engine", b, nb, &sp, &best);
-		if (r > 0 && r < every)
-			fprintf(out, "    below: %-28s %5.2fx of %s (spread %2.0f%%)\n",
-				cell_str(c), r, best->name, 100 * sp);
-	}
+	for (c = 0; c < nb_lines; c++)
+		fputs(lines + ACC_LINE * c, out);
+	free(lines);
 }
 
 static void rep_accept(FILE *out)
