@@ -146,31 +146,72 @@ static void target(FILE *out, const char *name, enum op op, int cache,
 	}
 }
 
-/* % of the limit the engine reaches, geomean and worst, over @op cells */
-static void limit_target(FILE *out, enum op op, int cache, double want)
+/*
+ * % of @c's limit the engine reaches, the median over repeats.  With
+ * @regular, 4 KiB cells take the best regular-store limit shape alone:
+ * the engine never stores 4 KiB outputs non-temporally (issue #23's rule,
+ * small outputs are read again soon), so there the NT shapes measure
+ * stores it is not allowed to use.
+ */
+static double limit_pct(int c, const struct result *e, bool regular)
+{
+	const struct cell *cl = &cells[c];
+	double v[MAXREPS];
+	int i, rep;
+
+	if (!regular || cl->B > 4096)
+		return e->pct;
+	for (rep = 0; rep < reps; rep++) {
+		double lim = 0;
+
+		for (i = cl->first; i < cl->first + cl->n; i++)
+			if (res[i].kind == K_LIMIT &&
+			    strstr(res[i].name, "regular") &&
+			    res[i].rep[rep] > lim)
+				lim = res[i].rep[rep];
+		v[rep] = lim > 0 ? 100 * e->rep[rep] / lim : 0;
+	}
+	return median(v, reps);
+}
+
+/*
+ * % of the limit the engine reaches, geomean and worst, over @op cells;
+ * @regular: against the limit of the stores it may use (limit_pct()), a
+ * second view printed beside the issue's target, not instead of it.
+ */
+static void limit_target(FILE *out, enum op op, int cache, double want,
+			 bool regular)
 {
 	double lg = 0, worst = 1e9;
 	int c, n = 0, wc = -1;
 
 	for (c = 0; c < ncells; c++) {
 		const struct result *r = find(c, "engine");
+		double pct;
 
 		if (cells[c].op != op || cells[c].cold != cache || !r)
 			continue;
-		lg += log(r->pct);
+		pct = limit_pct(c, r, regular);
+		if (pct <= 0)
+			continue;
+		lg += log(pct);
 		n++;
-		if (r->pct < worst) {
-			worst = r->pct;
+		if (pct < worst) {
+			worst = pct;
 			wc = c;
 		}
 	}
 	if (!n)
 		return;
 	fprintf(out, "%-58s %-4s geomean %4.0f%%   worst %4.0f%%  (%s)",
+		regular ? "encode, % of it, 4 KiB vs regular-store shapes" :
 		"encode, % of the multi-stream limit", cache ? "cold" : "hot",
 		exp(lg / n), worst, cell_str(wc));
-	fprintf(out, "  want geomean >= %.0f%%: %s\n", want,
-		exp(lg / n) >= want ? "MET" : "MISSED");
+	if (regular)
+		fprintf(out, "  (information)\n");
+	else
+		fprintf(out, "  want geomean >= %.0f%%: %s\n", want,
+			exp(lg / n) >= want ? "MET" : "MISSED");
 }
 
 static char r6[64];	/* raid6_call's id */
@@ -201,7 +242,8 @@ static void rep_targets(FILE *out)
 	for (cache = 0; cache < 2; cache++)
 		target(out, "XOR vs isal xor_gen", OP_XOR, cache, "engine",
 		       isal, 1, 0, 1.0);
-	limit_target(out, OP_ENC, 1, 90);
+	limit_target(out, OP_ENC, 1, 90, false);
+	limit_target(out, OP_ENC, 1, 0, true);
 	for (cache = 0; cache < 2; cache++)
 		target(out, "decode vs isal ec_encode_data", OP_DEC, cache,
 		       "engine", isal, 1, 0, 1.0);
