@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ecdmactl's shared pieces: exit codes, the sysfs and JSON helpers of
- * ecdmactl.c, and the md (md.c), doctor (doctor.c) and trace (trace.c)
- * commands.
+ * ecdmactl's shared pieces: exit codes, the sysfs and JSON helpers
+ * (attr.c), and the commands: status and the device's attributes
+ * (status.c), md (md.c), doctor (doctor.c), trace (trace.c) and
+ * json-validate (json.c).
  */
 #ifndef ECDMACTL_H
 #define ECDMACTL_H
@@ -30,19 +31,38 @@ extern char devdir[1024];	/* the ecdma platform device */
 extern int json;
 extern const char *const ops[];	/* memcpy ... interrupt */
 
+/* ecdmactl.c */
 void die(int code, const char *fmt, ...);
+int errno_exit(int err);
+
+/* attr.c: the device's files, directory listings, JSON output */
 void check_loaded(void);
 char *slurp_fd(int fd);
-int errno_exit(int err);
 int file_read(const char *path, char *buf, size_t len);
 int attr_read(const char *attr, char *buf, size_t len);
+int attr_write(const char *attr, const char *val);
 unsigned long long attr_u64(const char *attr);
+int nr_chans(void);
 int dir_names(const char *path, int dirs, char ***names);
+int list_files(const char *dir, char ***names);
+int list_dirs(const char *dir, char ***names);
 void free_names(char **names, int n);
 int is_number(const char *s);
 void json_str(const char *s);
 void json_val(const char *s);
 void json_kv(int *first, const char *key, const char *val);
+
+/* status.c */
+int cmd_status(void);
+int cmd_stats(int chan);
+int cmd_get(const char *attr);
+int cmd_set(const char *attr, const char *val);
+int cmd_algos(void);
+int cmd_rdma(void);
+int cmd_watch(double interval, long count);
+
+/* json.c: stdin is one or more JSON values */
+int cmd_json_validate(void);
 
 /* md.c: what ecdma looks like to async_tx now */
 struct ecdma_view {
