@@ -322,13 +322,8 @@ static void run_cell(struct cfg *c, struct impl *ims, int n)
 				res[first + j].rep[rep] = turn(&ims[j], c, &s,
 							       nstr);
 			}
-		for (rep = 0; rep < reps; rep++) {
-			cl->limit[rep] = 0;
-			for (i = 0; i < n; i++)
-				if (ims[i].kind == K_LIMIT &&
-				    res[first + i].rep[rep] > cl->limit[rep])
-					cl->limit[rep] = res[first + i].rep[rep];
-		}
+		for (rep = 0; rep < reps; rep++)
+			cl->limit[rep] = limit_rep(cl, rep, false);
 		cl->limit_med = median(cl->limit, reps);
 		for (i = 0; i < n; i++)
 			record(cl, &res[first + i]);

@@ -158,6 +158,7 @@ void peers_init(void);
 
 /* limit.c */
 int limit_add(struct impl *ims, int n);
+double limit_rep(const struct cell *cl, int rep, bool regular);
 void mem_probe(u8 *pool, size_t n, double *rd, double *wr, double *wr_nt);
 
 /* report.c */

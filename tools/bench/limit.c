@@ -136,6 +136,9 @@ static const char *const shapes[] = {
 	"limit 4 vectors/stream nt prefetchnta",
 };
 
+/* shapes[] before this one store regularly, the rest non-temporally */
+#define LIM_FIRST_NT	3
+
 /* shape @sh with @m constant where the caller makes it one */
 static __always_inline LIM_AVX512 void z_shape(int sh, size_t len, int k,
 					       int m, u8 *const *in,
@@ -264,6 +267,26 @@ int limit_add(struct impl *ims, int n)
 			.run = limit_run, .u = i, .noverify = true,
 		};
 	return n;
+}
+
+/*
+ * The limit of @cl in repeat @rep: its best limit shape there, or with
+ * @regular its best regular-store shape (0 if it timed none).
+ */
+double limit_rep(const struct cell *cl, int rep, bool regular)
+{
+	const int last = regular ? LIM_FIRST_NT : (int)ARRAY_SIZE(shapes);
+	double lim = 0;
+	int i, j;
+
+	for (i = cl->first; i < cl->first + cl->n; i++) {
+		if (res[i].kind != K_LIMIT)
+			continue;
+		for (j = 0; j < last; j++)
+			if (res[i].name == shapes[j] && res[i].rep[rep] > lim)
+				lim = res[i].rep[rep];
+	}
+	return lim;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -156,19 +156,13 @@ static void target(FILE *out, const char *name, enum op op, int cache,
 static double limit_pct(int c, const struct result *e, bool regular)
 {
 	const struct cell *cl = &cells[c];
-	double v[MAXREPS];
-	int i, rep;
+	double v[MAXREPS], lim;
+	int rep;
 
 	if (!regular || cl->B > 4096)
 		return e->pct;
 	for (rep = 0; rep < reps; rep++) {
-		double lim = 0;
-
-		for (i = cl->first; i < cl->first + cl->n; i++)
-			if (res[i].kind == K_LIMIT &&
-			    strstr(res[i].name, "regular") &&
-			    res[i].rep[rep] > lim)
-				lim = res[i].rep[rep];
+		lim = limit_rep(cl, rep, true);
 		v[rep] = lim > 0 ? 100 * e->rep[rep] / lim : 0;
 	}
 	return median(v, reps);
