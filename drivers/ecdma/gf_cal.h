@@ -78,6 +78,9 @@ struct ecdma_gf_cal_env {
  * @lib_xor: [band]: bit c: xor_blocks() does XOR of class c, outputs cached
  * @lib_pq_cold: as @lib_pq, for outputs that are not
  * @lib_xor_cold: as @lib_xor, for outputs that are not
+ * @gf_cold_won: [band][class][kind]: rounds in which the GF algo (either
+ *	store kind) was faster cold than the kernel's code; 0: lost all, or
+ *	no kernel's code to compare with
  * @nt: [kind]: bit c: NT stores pay for class c (measured in the wide band)
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
@@ -94,6 +97,7 @@ struct ecdma_gf_cal {
 	u8 lib_xor[ECDMA_GF_BAND_NR];
 	u8 lib_pq_cold[ECDMA_GF_BAND_NR];
 	u8 lib_xor_cold[ECDMA_GF_BAND_NR];
+	u8 gf_cold_won[ECDMA_GF_BAND_NR][ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR];
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
 	u64 llc;

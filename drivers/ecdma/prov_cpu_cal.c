@@ -504,6 +504,10 @@ static void calibration_show_rows(struct seq_file *m,
 			seq_printf(m, " %s %u/%u", ecdma_gf_cal_way_names[way],
 				   v[0], v[1]);
 		}
+		/* the kinds that have the kernel's code to beat */
+		if (kind != ECDMA_GF_KIND_RS)
+			seq_printf(m, " gf_cold_won %u",
+				   cal->gf_cold_won[b][c][kind]);
 		seq_putc(m, '\n');
 	}
 }

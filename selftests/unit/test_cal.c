@@ -268,6 +268,15 @@ static void test_measure_fake(void)
 	       not_both(cal.lib_pq_cold, 0) || not_both(cal.lib_xor_cold, 0);
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		bad += cal.nt[k] != (ECDMA_GF_CLS_ALL & ~CLS4);
+	/* NT beat lib cold in every round, every class; RS has no lib */
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+			int want = k == ECDMA_GF_KIND_RS ? 0 : cal.rounds;
+
+			bad += cal.gf_cold_won[WIDE][c][k] != want ||
+			       cal.gf_cold_won[NARROW][c][k] != want;
+		}
+	}
 	/* the fake NT copy costs 2 ns/B hot: 500 MB/s, reported only */
 	bad += cal.nt_wr != 500;
 	/* no cache size from the env: the default window */
@@ -432,6 +441,54 @@ static void test_decide_big_pq(void)
 }
 
 /*
+ * Cold, the GF algo replaces the kernel's code only if it won every round:
+ * the best numbers alone decide when no round was counted (as above).
+ */
+static void test_decide_cold_every_round(void)
+{
+	static const int kinds[] = { ECDMA_GF_KIND_PQ, ECDMA_GF_KIND_XOR };
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0, i, c;
+
+	ecdma_gf_cal_init(&cal);
+	/* 64k and big: GF (NT) faster cold than lib by its best, 33 > 30 */
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		for (c = ECDMA_GF_CLS_64K; c <= ECDMA_GF_CLS_BIG; c++) {
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_LIB, 50, 30);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_REG, 70, 20);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_NT, 60, 33);
+		}
+	}
+	ecdma_gf_cal_decide(&cal);
+	bad += not_both(cal.lib_pq_cold, 0) || not_both(cal.lib_xor_cold, 0);
+	/* five rounds: all five won, but one lost at 64k P+Q, narrow band */
+	cal.rounds = 5;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		for (c = ECDMA_GF_CLS_64K; c <= ECDMA_GF_CLS_BIG; c++) {
+			cal.gf_cold_won[NARROW][c][kinds[i]] = 5;
+			cal.gf_cold_won[WIDE][c][kinds[i]] = 5;
+		}
+	}
+	cal.gf_cold_won[NARROW][ECDMA_GF_CLS_64K][ECDMA_GF_KIND_PQ] = 4;
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.lib_pq_cold[NARROW] != CLS64 || cal.lib_pq_cold[WIDE] ||
+	       not_both(cal.lib_xor_cold, 0);
+	/* a round lost changes nothing hot, nor where lib is faster anyway */
+	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_xor, 0);
+	cal.gf_cold_won[WIDE][ECDMA_GF_CLS_BIG][ECDMA_GF_KIND_XOR] = 0;
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 40);
+	ecdma_gf_cal_decide(&cal);
+	bad += not_both(cal.lib_xor_cold, CLSBIG) || not_both(cal.lib_xor, 0);
+	/* 4 KiB outputs count as cached: rounds do not matter there */
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 50, 30);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 70, 33);
+	ecdma_gf_cal_decide(&cal);
+	bad += !!(cal.lib_pq_cold[WIDE] & CLS4);
+	ksft_test_result(!bad, "decide_cold_gf_needs_every_round (%u wrong)\n",
+			 bad);
+}
+
+/*
  * Per band of inputs: lib/raid6 for 8 inputs where it wins there, the GF
  * algo for up to 6 where it wins with 4; the store kind from 8 inputs only,
  * and the narrow band's cold choice against that kind.
@@ -511,11 +568,12 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(8);
+	ksft_set_plan(9);
 	test_rng_init();
 	test_decide();
 	test_decide_apart();
 	test_decide_big_pq();
+	test_decide_cold_every_round();
 	test_decide_bands();
 	test_reuse();
 	test_measure_fake();

@@ -349,6 +349,9 @@ static void cal_print_band(int b)
 						cal.lib_xor_cold[b] & BIT(c)));
 			if (b == ECDMA_GF_BAND_WIDE && (cal.nt[k] & BIT(c)))
 				printf(", nt");
+			if (k != ECDMA_GF_KIND_RS)
+				printf(" (gf won cold %u/%d)",
+				       cal.gf_cold_won[b][c][k], cal.rounds);
 			printf("\n");
 		}
 	}
