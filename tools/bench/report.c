@@ -197,7 +197,8 @@ static void limit_target(FILE *out, enum op op, int cache, double want,
 	}
 	if (!n)
 		return;
-	fprintf(out, "%-58s %-4s geomean %4.0f%%   worst %4.0f%%  (%s)",
+	/* one decimal: a geomean printed "90%" may still be under 90 */
+	fprintf(out, "%-58s %-4s geomean %5.1f%%  worst %4.0f%%  (%s)",
 		regular ? "encode, % of it, 4 KiB vs regular-store shapes" :
 		"encode, % of the multi-stream limit", cache ? "cold" : "hot",
 		exp(lg / n), worst, cell_str(wc));
