@@ -124,6 +124,7 @@ typedef long long s64;
 
 #define __ecdma_attr(a)		__attribute__((a))
 #define __maybe_unused		__ecdma_attr(__unused__)
+#define noinline		__ecdma_attr(__noinline__)
 
 /* Single evaluation, like the kernel's; no type checking here. */
 #define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); \

@@ -25,6 +25,16 @@
 #define SIMD_VW		64
 #define SIMD_GFNI	1
 #define SIMD_UNROLL_G(g)	((g) <= 2 ? 4 : 2)
+/*
+ * Up to eight outputs a regular-store pass (NT passes keep four, see
+ * S_(encode)): 32 registers hold 8 x 2 accumulators and the matrices are
+ * broadcast loads, so m = 5-8 reads its inputs once instead of in two
+ * passes.  Not under KASAN_STACK, where the accumulators live on the
+ * stack with redzones and eight outputs pass the frame limit.
+ */
+#ifndef CONFIG_KASAN_STACK
+#define SIMD_GROUP	8
+#endif
 #include "gf_simd_tmpl.h"
 
 static bool gfni256_usable(void)

@@ -174,20 +174,21 @@ size_t ecdma_simd_chunk(int k, size_t step)
  * ecdma_simd_order() - order outputs for dot-product passes
  * @k: inputs
  * @m: outputs
+ * @group: outputs per pass
  * @in: input buffers
  * @out: output buffers
- * @ord: m out: the outputs in computing order, in passes of ECDMA_SIMD_GROUP
+ * @ord: m out: the outputs in computing order, in passes of @group
  *
  * Outputs aliasing an input go last, so earlier passes read unwritten input.
  * Return: 0, or -1 when those outputs do not fit in the last pass.
  */
-int ecdma_simd_order(int k, int m, const u8 *const *in, u8 *const *out,
-		     int *ord)
+int ecdma_simd_order(int k, int m, int group, const u8 *const *in,
+		     u8 *const *out, int *ord)
 {
 	int i, j, n = 0, na = 0, last;
 	u32 alias = 0;
 
-	if (m <= ECDMA_SIMD_GROUP) {
+	if (m <= group) {
 		for (j = 0; j < m; j++)
 			ord[j] = j;
 		return 0;
@@ -199,7 +200,7 @@ int ecdma_simd_order(int k, int m, const u8 *const *in, u8 *const *out,
 				na++;
 				break;
 			}
-	last = m - (m - 1) / ECDMA_SIMD_GROUP * ECDMA_SIMD_GROUP;
+	last = m - (m - 1) / group * group;
 	if (na > last)
 		return -1;
 	for (j = 0; j < m; j++)

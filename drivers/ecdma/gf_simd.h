@@ -128,8 +128,8 @@ void ecdma_gf_prep_affine(const u8 *matrix, int k, int m, u8 *tbls);
 
 u64 ecdma_simd_llc_bytes(void);
 size_t ecdma_simd_chunk(int k, size_t step);
-int ecdma_simd_order(int k, int m, const u8 *const *in, u8 *const *out,
-		     int *ord);
+int ecdma_simd_order(int k, int m, int group, const u8 *const *in,
+		     u8 *const *out, int *ord);
 
 extern const struct ecdma_gf_algo ecdma_gf_algo_avx2;
 extern const struct ecdma_gf_algo ecdma_gf_algo_avx512;

@@ -9,9 +9,10 @@
  *   SIMD_GFNI		1: vgf2p8affineqb matrices, 0: vpshufb nibble tables
  *   SIMD_UNROLL_G(g)	vectors per output per step for g outputs, 1 to 4
  *   SIMD_UNROLL_NT_G(g)	optional: the same for passes with NT stores
+ *   SIMD_GROUP		optional: outputs a regular-store pass, 4 or 8
  *
  * A step reads SIMD_UNROLL_G(g) vectors of each input in turn (as
- * lib/raid6's avx512x4) into up to ECDMA_SIMD_GROUP output registers and
+ * lib/raid6's avx512x4) into up to SIMD_GROUP output registers and
  * writes each output once.  More outputs take more passes, chunk by chunk;
  * outputs aliasing an input go in the last pass (ecdma_simd_order()).
  * Tails and layouts the passes cannot order take a staged one-vector path.
@@ -48,6 +49,11 @@
 #define S_UNROLL_NT(g)	SIMD_UNROLL_G(g)
 #endif
 #define S_UMAX		4
+#ifdef SIMD_GROUP
+#define S_GROUP		SIMD_GROUP
+#else
+#define S_GROUP		ECDMA_SIMD_GROUP
+#endif
 
 #if SIMD_GFNI
 #define S_TB	ECDMA_GF_AFFINE_TBL_BYTES
@@ -191,10 +197,10 @@ static __always_inline SIMD_TGT void
 S_(step)(size_t off, int k, int g, int u, bool ones, bool nt,
 	 const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
-	S_V a[ECDMA_SIMD_GROUP][S_UMAX];
+	S_V a[S_GROUP][S_UMAX];
 	int i, j, v;
 
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 	for (j = 0; j < g; j++)
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
@@ -206,7 +212,7 @@ S_(step)(size_t off, int k, int g, int u, bool ones, bool nt,
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
 			x[v] = S_(split)(S_(ld)(p + v * SIMD_VW));
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 		for (j = 0; j < g; j++) {
 			struct S_(coef) c;
 
@@ -224,12 +230,12 @@ S_(step)(size_t off, int k, int g, int u, bool ones, bool nt,
 	}
 	/* every old output is loaded before the first store */
 	if (acc)
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 		for (j = 0; j < g; j++)
 #pragma GCC unroll 4
 			for (v = 0; v < u; v++)
 				a[j][v] ^= S_(ld)(o[j] + off + v * SIMD_VW);
-#pragma GCC unroll 4
+#pragma GCC unroll 8
 	for (j = 0; j < g; j++)
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
@@ -269,12 +275,21 @@ static bool S_(all_ones)(int k, const u8 *t)
 	return true;
 }
 
-/* one dot function per @g, @ones and @nt, so each inner loop specialises */
+/*
+ * One dot function per @g, @ones and @nt, so each inner loop specialises;
+ * all inline into S_(encode) (the compiler stopped doing that by itself
+ * when the wide passes came in, and the calls cost 2-7% on 4 KiB blocks).
+ * Not under KASAN_STACK: there the forced inlining passes the frame limit.
+ */
+#ifdef CONFIG_KASAN_STACK
+#define S_INLINE
+#else
+#define S_INLINE	__always_inline
+#endif
 #define S_DOT(g, ones, nt, sfx)						\
-static SIMD_TGT void S_(dot##sfx)(size_t off, size_t end, int k,	\
-				  const u8 *const *t,			\
-				  const u8 *const *in, u8 *const *o,	\
-				  bool acc)				\
+static S_INLINE SIMD_TGT void						\
+S_(dot##sfx)(size_t off, size_t end, int k, const u8 *const *t,		\
+	     const u8 *const *in, u8 *const *o, bool acc)		\
 {									\
 	S_(dot)(off, end, k, g, ones, nt, t, in, o, acc);		\
 }
@@ -298,7 +313,7 @@ S_DOT(4, true, true, 4p_nt)
 
 /* pass@sfx: the dot function for @sel = g + (RAID-P output ? 4 : 0) */
 #define S_PASS(sfx)							\
-static SIMD_TGT void S_(pass##sfx)(int sel, size_t off, size_t end,	\
+static S_INLINE SIMD_TGT void S_(pass##sfx)(int sel, size_t off, size_t end,	\
 				   int k,				\
 				   const u8 *const *t,			\
 				   const u8 *const *in, u8 *const *o,	\
@@ -335,7 +350,55 @@ static SIMD_TGT void S_(pass##sfx)(int sel, size_t off, size_t end,	\
 S_PASS(_r)
 S_PASS(_nt)
 #undef S_PASS
+
+#if S_GROUP > 4
+S_DOT(5, false, false, 5_r)
+S_DOT(6, false, false, 6_r)
+S_DOT(7, false, false, 7_r)
+S_DOT(8, false, false, 8_r)
+S_DOT(5, true, false, 5p_r)
+S_DOT(6, true, false, 6p_r)
+S_DOT(7, true, false, 7p_r)
+S_DOT(8, true, false, 8p_r)
+
+/*
+ * 5-8 outputs, regular stores: @sel = g + 4 + (RAID-P output ? 4 : 0).
+ * Not inlined, so S_(encode) keeps the narrow passes inline as before.
+ */
+static noinline SIMD_TGT void
+S_(pass_wide)(int sel, size_t off, size_t end, int k, const u8 *const *t,
+	      const u8 *const *in, u8 *const *o, bool acc)
+{
+	switch (sel) {
+	case 9:
+		S_(dot5_r)(off, end, k, t, in, o, acc);
+		break;
+	case 10:
+		S_(dot6_r)(off, end, k, t, in, o, acc);
+		break;
+	case 11:
+		S_(dot7_r)(off, end, k, t, in, o, acc);
+		break;
+	case 12:
+		S_(dot8_r)(off, end, k, t, in, o, acc);
+		break;
+	case 13:
+		S_(dot5p_r)(off, end, k, t, in, o, acc);
+		break;
+	case 14:
+		S_(dot6p_r)(off, end, k, t, in, o, acc);
+		break;
+	case 15:
+		S_(dot7p_r)(off, end, k, t, in, o, acc);
+		break;
+	default:
+		S_(dot8p_r)(off, end, k, t, in, o, acc);
+		break;
+	}
+}
+#endif
 #undef S_DOT
+#undef S_INLINE
 
 /*
  * One column of every output: @n <= SIMD_VW bytes at @off.  The results
@@ -372,24 +435,31 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 	int ord[ECDMA_EC_MAX_M];
 	int sel[ECDMA_SIMD_PASSES];
 	bool nt[ECDMA_SIMD_PASSES];
+	/*
+	 * NT stores: passes of 4 outputs even where registers hold 8 (more
+	 * NT streams at a time than write-combining buffers hold; see
+	 * ecdma-simd.rst).
+	 */
+	int grp = flags & ECDMA_GF_NT ? ECDMA_SIMD_GROUP : S_GROUP;
 	int j, g, n, np = 0, mm = m;
 
 	if (m > ECDMA_EC_MAX_M || k < 1)
 		return;
-	if (body && ecdma_simd_order(k, m, in, out, ord) < 0) {
+	if (body && ecdma_simd_order(k, m, grp, in, out, ord) < 0) {
 		/* more aliased outputs than one pass holds: column by column */
 		for (off = 0; off < body; off += SIMD_VW)
 			S_(column)(off, SIMD_VW, k, m, tbls, in, out, acc);
 		m = 0;
 	}
-	/* passes of up to ECDMA_SIMD_GROUP outputs, in ord[] order */
+	/* passes of up to @grp outputs, in ord[] order */
 	for (j = 0; body && j < m; j += g, np++) {
-		g = min(m - j, ECDMA_SIMD_GROUP);
+		g = min(m - j, grp);
 		for (n = 0; n < g; n++) {
 			t[j + n] = tbls + (size_t)ord[j + n] * k * S_TB;
 			o[j + n] = out[ord[j + n]];
 		}
-		sel[np] = g + (S_(all_ones)(k, t[j]) ? 4 : 0);
+		/* 1-8 for 1-4 outputs, 9-16 for 5-8 (S_(pass_wide)) */
+		sel[np] = g + (g > 4 ? 4 : 0) + (S_(all_ones)(k, t[j]) ? 4 : 0);
 		/* NT per pass: only where every output is vector aligned */
 		nt[np] = flags & ECDMA_GF_NT;
 		for (n = 0; nt[np] && n < g; n++)
@@ -403,8 +473,15 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 	for (off = 0; off < body; off = end) {
 		end = body - off > chunk ? off + chunk : body;
 		for (n = 0; n < np; n++) {
-			int g0 = n * ECDMA_SIMD_GROUP;
+			int g0 = n * grp;
 
+#if S_GROUP > 4
+			if (sel[n] > 8) {
+				S_(pass_wide)(sel[n], off, end, k, t + g0, in,
+					      o + g0, acc);
+				continue;
+			}
+#endif
 			if (nt[n])
 				S_(pass_nt)(sel[n], off, end, k, t + g0, in,
 					    o + g0, acc);
@@ -510,4 +587,5 @@ static SIMD_TGT void S_(xor)(size_t len, int k, const u8 *const *in, u8 *out,
 #undef S_UNROLL
 #undef S_UNROLL_NT
 #undef S_UMAX
+#undef S_GROUP
 #undef S_

@@ -446,7 +446,7 @@ int main(int argc, char **argv)
 	printf(" (regular), %.2f GB/s (NT)\n", wr_nt_bw);
 	ours_calibrate();
 
-	/* RS encode; m > 4 (two passes) at k = 10 */
+	/* RS encode; m > 4 at k = 10 (one pass or two: gf_simd_tmpl.h) */
 	for (ki = 0; ki < 4; ki++)
 		for (m = 1; m <= 4; m++)
 			for (bi = 0; bi < 3; bi++) {
