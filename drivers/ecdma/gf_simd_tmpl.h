@@ -187,6 +187,20 @@ static __always_inline SIMD_TGT S_V S_(mul)(struct S_(x) x,
 }
 
 /*
+ * The @n-th input a step reads, for @g outputs: the last first, as ISA-L
+ * and lib/raid6 read them.  Blocks back to back in memory, at a constant
+ * stride, read first to last lead a stride prefetcher past the stripe:
+ * on Zen 5 that made cached stripes much slower (and cold ones, whose
+ * next stripe follows, a little faster).  Scattered blocks, as md's
+ * pages are, run the same either way.  Passes of more than four outputs
+ * keep first to last, which measured faster cold (ecdma-simd.rst).
+ */
+static __always_inline int S_(input)(int n, int k, int g)
+{
+	return g <= ECDMA_SIMD_GROUP ? k - 1 - n : n;
+}
+
+/*
  * One step at @off: @u vectors (<= S_UMAX) of outputs o[0..g-1], tables
  * t[j].  Reading @u vectors per input gives longer runs per stream and
  * more multiplies per loaded table.  @ones: output 0 is RAID P, a plain
@@ -198,17 +212,19 @@ S_(step)(size_t off, int k, int g, int u, bool ones, bool nt,
 	 const u8 *const *t, const u8 *const *in, u8 *const *o, bool acc)
 {
 	S_V a[S_GROUP][S_UMAX];
-	int i, j, v;
+	int i, j, n, v;
 
 #pragma GCC unroll 8
 	for (j = 0; j < g; j++)
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
 			a[j][v] = S_(zero)();
-	for (i = 0; i < k; i++) {
-		const u8 *p = in[i] + off;
+	for (n = 0; n < k; n++) {
+		const u8 *p;
 		struct S_(x) x[S_UMAX];
 
+		i = S_(input)(n, k, g);
+		p = in[i] + off;
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
 			x[v] = S_(split)(S_(ld)(p + v * SIMD_VW));
@@ -496,7 +512,10 @@ static SIMD_TGT void S_(encode)(size_t len, int k, int m, const u8 *tbls,
 		S_(column)(body, len - body, k, mm, tbls, in, out, acc);
 }
 
-/* out = (acc ? out : 0) ^ in[0] ^ ... ^ in[k - 1], 4 vectors a step */
+/*
+ * out = (acc ? out : 0) ^ in[0] ^ ... ^ in[k - 1], 4 vectors a step, the
+ * inputs last first as in S_(input)()
+ */
 static __always_inline SIMD_TGT void
 S_(xor_body)(size_t len, int k, const u8 *const *in, u8 *out, bool acc,
 	     bool nt)
@@ -505,7 +524,7 @@ S_(xor_body)(size_t len, int k, const u8 *const *in, u8 *out, bool acc,
 	int i;
 
 	for (off = 0; off + 4 * SIMD_VW <= len; off += 4 * SIMD_VW) {
-		const u8 *s = acc ? out + off : in[0] + off;
+		const u8 *s = acc ? out + off : in[k - 1] + off;
 		S_V v0, v1, v2, v3;
 
 		v0 = S_(ld)(s);
@@ -513,7 +532,7 @@ S_(xor_body)(size_t len, int k, const u8 *const *in, u8 *out, bool acc,
 		v2 = S_(ld)(s + 2 * SIMD_VW);
 		v3 = S_(ld)(s + 3 * SIMD_VW);
 
-		for (i = !acc; i < k; i++) {
+		for (i = k - 1 - !acc; i >= 0; i--) {
 			s = in[i] + off;
 			v0 ^= S_(ld)(s);
 			v1 ^= S_(ld)(s + SIMD_VW);

@@ -22,16 +22,19 @@
 
 /*
  * One limit loop: @u vectors per stream in a row; @nt non-temporal
- * stores; @nta prefetchnta on each line right before its load.  @u, @nt
- * and @nta are constants after inlining.
+ * stores; @nta prefetchnta on each line right before its load; @desc the
+ * last input first (as ISA-L, lib/raid6 and ecdma read them: with blocks
+ * back to back the order decides what a stride prefetcher fetches).  @u,
+ * @nt, @nta and @desc are constants after inlining.
  */
 static __always_inline LIM_AVX512 void z_body(size_t len, int k, int m,
 					      u8 *const *in,
 					      u8 *const *out, bool acc,
-					      int u, bool nt, bool nta)
+					      int u, bool nt, bool nta,
+					      bool desc)
 {
 	size_t off;
-	int i, j, v;
+	int i, j, n, v;
 
 	for (off = 0; off < len; off += u * 64) {
 		__m512i a[4];
@@ -39,7 +42,8 @@ static __always_inline LIM_AVX512 void z_body(size_t len, int k, int m,
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
 			a[v] = _mm512_setzero_si512();
-		for (i = 0; i < k; i++) {
+		for (n = 0; n < k; n++) {
+			i = desc ? k - 1 - n : n;
 #pragma GCC unroll 4
 			for (v = 0; v < u; v++) {
 				const u8 *p = in[i] + off + v * 64;
@@ -77,10 +81,11 @@ static __always_inline LIM_AVX512 void z_body(size_t len, int k, int m,
 static __always_inline LIM_AVX2 void y_body(size_t len, int k, int m,
 					    u8 *const *in,
 					    u8 *const *out, bool acc,
-					    int u, bool nt, bool nta)
+					    int u, bool nt, bool nta,
+					    bool desc)
 {
 	size_t off;
-	int i, j, v;
+	int i, j, n, v;
 
 	for (off = 0; off < len; off += u * 32) {
 		__m256i a[4];
@@ -88,7 +93,8 @@ static __always_inline LIM_AVX2 void y_body(size_t len, int k, int m,
 #pragma GCC unroll 4
 		for (v = 0; v < u; v++)
 			a[v] = _mm256_setzero_si256();
-		for (i = 0; i < k; i++) {
+		for (n = 0; n < k; n++) {
+			i = desc ? k - 1 - n : n;
 #pragma GCC unroll 4
 			for (v = 0; v < u; v++) {
 				const u8 *p = in[i] + off + v * 32;
@@ -130,14 +136,18 @@ static const char *const shapes[] = {
 	"limit 1 vector/stream regular",
 	"limit 2 vectors/stream regular",
 	"limit 4 vectors/stream regular",
+	"limit 2 vectors/stream regular last first",
+	"limit 4 vectors/stream regular last first",
+	"limit 2 vectors/stream regular prefetchnta last first",
 	"limit 1 vector/stream nt",
 	"limit 2 vectors/stream nt",
 	"limit 4 vectors/stream nt",
+	"limit 4 vectors/stream nt last first",
 	"limit 4 vectors/stream nt prefetchnta",
 };
 
 /* shapes[] before this one store regularly, the rest non-temporally */
-#define LIM_FIRST_NT	3
+#define LIM_FIRST_NT	6
 
 /* shape @sh with @m constant where the caller makes it one */
 static __always_inline LIM_AVX512 void z_shape(int sh, size_t len, int k,
@@ -146,25 +156,37 @@ static __always_inline LIM_AVX512 void z_shape(int sh, size_t len, int k,
 {
 	switch (sh) {
 	case 0:
-		z_body(len, k, m, in, out, acc, 1, false, false);
+		z_body(len, k, m, in, out, acc, 1, false, false, false);
 		break;
 	case 1:
-		z_body(len, k, m, in, out, acc, 2, false, false);
+		z_body(len, k, m, in, out, acc, 2, false, false, false);
 		break;
 	case 2:
-		z_body(len, k, m, in, out, acc, 4, false, false);
+		z_body(len, k, m, in, out, acc, 4, false, false, false);
 		break;
 	case 3:
-		z_body(len, k, m, in, out, acc, 1, true, false);
+		z_body(len, k, m, in, out, acc, 2, false, false, true);
 		break;
 	case 4:
-		z_body(len, k, m, in, out, acc, 2, true, false);
+		z_body(len, k, m, in, out, acc, 4, false, false, true);
 		break;
 	case 5:
-		z_body(len, k, m, in, out, acc, 4, true, false);
+		z_body(len, k, m, in, out, acc, 2, false, true, true);
+		break;
+	case 6:
+		z_body(len, k, m, in, out, acc, 1, true, false, false);
+		break;
+	case 7:
+		z_body(len, k, m, in, out, acc, 2, true, false, false);
+		break;
+	case 8:
+		z_body(len, k, m, in, out, acc, 4, true, false, false);
+		break;
+	case 9:
+		z_body(len, k, m, in, out, acc, 4, true, false, true);
 		break;
 	default:
-		z_body(len, k, m, in, out, acc, 4, true, true);
+		z_body(len, k, m, in, out, acc, 4, true, true, false);
 		break;
 	}
 }
@@ -175,25 +197,37 @@ static __always_inline LIM_AVX2 void y_shape(int sh, size_t len, int k,
 {
 	switch (sh) {
 	case 0:
-		y_body(len, k, m, in, out, acc, 1, false, false);
+		y_body(len, k, m, in, out, acc, 1, false, false, false);
 		break;
 	case 1:
-		y_body(len, k, m, in, out, acc, 2, false, false);
+		y_body(len, k, m, in, out, acc, 2, false, false, false);
 		break;
 	case 2:
-		y_body(len, k, m, in, out, acc, 4, false, false);
+		y_body(len, k, m, in, out, acc, 4, false, false, false);
 		break;
 	case 3:
-		y_body(len, k, m, in, out, acc, 1, true, false);
+		y_body(len, k, m, in, out, acc, 2, false, false, true);
 		break;
 	case 4:
-		y_body(len, k, m, in, out, acc, 2, true, false);
+		y_body(len, k, m, in, out, acc, 4, false, false, true);
 		break;
 	case 5:
-		y_body(len, k, m, in, out, acc, 4, true, false);
+		y_body(len, k, m, in, out, acc, 2, false, true, true);
+		break;
+	case 6:
+		y_body(len, k, m, in, out, acc, 1, true, false, false);
+		break;
+	case 7:
+		y_body(len, k, m, in, out, acc, 2, true, false, false);
+		break;
+	case 8:
+		y_body(len, k, m, in, out, acc, 4, true, false, false);
+		break;
+	case 9:
+		y_body(len, k, m, in, out, acc, 4, true, false, true);
 		break;
 	default:
-		y_body(len, k, m, in, out, acc, 4, true, true);
+		y_body(len, k, m, in, out, acc, 4, true, true, false);
 		break;
 	}
 }
