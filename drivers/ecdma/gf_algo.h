@@ -107,6 +107,46 @@ static inline enum ecdma_gf_band ecdma_gf_band(int nin)
 
 #define ECDMA_GF_NT_MIN_DEFAULT	65536	/* nt_threshold if not "auto" */
 
+/* the bit of a store mask for NT on cached outputs of class @c */
+#define ECDMA_GF_NT_CACHED(c)	((c) + ECDMA_GF_CLS_NR)
+
+/* data blocks of gf_cal.c's wide band, and its block of the big class */
+#define ECDMA_GF_CAL_DISKS	8
+#define ECDMA_GF_CAL_BIG	(128 * 1024)
+
+/* the block gf_cal.c times class @c with */
+static inline size_t ecdma_gf_cal_block(enum ecdma_gf_cls c)
+{
+	if (c == ECDMA_GF_CLS_4K)
+		return 4096;
+	return c == ECDMA_GF_CLS_64K ? 65536 : ECDMA_GF_CAL_BIG;
+}
+
+/**
+ * ecdma_gf_nt_mask() - the store mask for one request
+ * @nt_cls: the calibrated mask of its kind (ecdma_gf_flags())
+ * @len: bytes per block
+ * @nin: inputs
+ * @alias: an output is also an input
+ *
+ * NT on cached outputs only for requests with at least the data the
+ * calibration found it faster on (ECDMA_GF_CAL_DISKS blocks of the class's
+ * calibration block): with less, the stripe stays in the cache with
+ * regular stores too (RS k = 4 at 64 KiB ran 0.5x with NT).  Never into an
+ * output that is also an input, read again right away.
+ *
+ * Return: @nt_cls, without the cached bits where they do not apply.
+ */
+static inline unsigned int ecdma_gf_nt_mask(unsigned int nt_cls, size_t len,
+					    int nin, bool alias)
+{
+	size_t min = ECDMA_GF_CAL_DISKS * ecdma_gf_cal_block(ecdma_gf_cls(len));
+
+	if (alias || (u64)nin * len < min)
+		return nt_cls & ECDMA_GF_CLS_ALL;
+	return nt_cls;
+}
+
 /* What a kernel call computes, for the store policy of each class. */
 enum ecdma_gf_kind {
 	ECDMA_GF_KIND_XOR,	/* every coefficient 1, one output */
@@ -120,22 +160,25 @@ enum ecdma_gf_kind {
  * @len: bytes per block of the whole request (not of one piece of it)
  * @acc: accumulate into the outputs
  * @nt_min: block size from which to ask for ECDMA_GF_NT; 0: by @nt_cls
- * @nt_cls: bit c (enum ecdma_gf_cls): NT for outputs of class c
+ * @nt_cls: bit c (enum ecdma_gf_cls): NT for outputs of class c; bit
+ *	ECDMA_GF_NT_CACHED(c): also when they are cached
  * @cached: the outputs are taken to be in the cache (ecdma_gf_reused())
  *
- * No NT when accumulating (it would evict the outputs just read) or @cached.
+ * No NT when accumulating (it would evict the outputs just read).
  * Return: ECDMA_GF_* flags.
  */
 static inline unsigned int ecdma_gf_flags(size_t len, bool acc, size_t nt_min,
 					  unsigned int nt_cls, bool cached)
 {
+	unsigned int c = ecdma_gf_cls(len);
+
 	if (acc)
 		return ECDMA_GF_ACC;
 	if (nt_min && len >= nt_min)
 		return ECDMA_GF_NT;
 	if (cached)
-		return 0;
-	return nt_cls & BIT(ecdma_gf_cls(len)) ? ECDMA_GF_NT : 0;
+		c = ECDMA_GF_NT_CACHED(c);
+	return nt_cls & BIT(c) ? ECDMA_GF_NT : 0;
 }
 
 /* outputs written within ~an LLC of own traffic count as cached (no NT) */

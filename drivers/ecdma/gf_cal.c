@@ -40,13 +40,6 @@ const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS] = {
 	[ECDMA_GF_CAL_NT] = "gf_nt",
 };
 
-/* the block measured per class */
-static const u32 cal_block[ECDMA_GF_CLS_NR] = {
-	[ECDMA_GF_CLS_4K] = 4096,
-	[ECDMA_GF_CLS_64K] = 65536,
-	[ECDMA_GF_CLS_BIG] = ECDMA_GF_CAL_BIG,
-};
-
 /* calls per hot measurement (after one to warm up), per class */
 static const u8 cal_hot_calls[ECDMA_GF_CLS_NR] = { 8, 2, 1 };
 /* stripes per cold measurement, at most */
@@ -155,7 +148,8 @@ static u32 cal_measure(const struct cal_run *r, int band,
 {
 	const struct ecdma_gf_cal_env *env = r->env;
 	unsigned int nd = ecdma_gf_cal_disks[band];
-	size_t b = cal_block[cls], stripe = (nd + ECDMA_GF_CAL_OUTS) * b;
+	size_t b = ecdma_gf_cal_block(cls);
+	size_t stripe = (nd + ECDMA_GF_CAL_OUTS) * b;
 	int calls = cal_hot_calls[cls], i;
 	u64 t;
 
@@ -264,7 +258,7 @@ void ecdma_gf_cal_init(struct ecdma_gf_cal *cal)
 	memset(cal, 0, sizeof(*cal));
 	cal->reuse_window = ecdma_gf_reuse_window(0);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		cal->block[c] = cal_block[c];
+		cal->block[c] = ecdma_gf_cal_block(c);
 	for (band = 0; band < ECDMA_GF_BAND_NR; band++) {
 		cal->lib_pq[band] = ECDMA_GF_CLS_ALL;
 		cal->lib_xor[band] = ECDMA_GF_CLS_ALL;
@@ -300,7 +294,10 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 			const u32 *lib = m[ECDMA_GF_CAL_LIB];
 			u32 gf_cold = m[cal->nt[kind] & BIT(c) ?
 					ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][1];
-			bool hot = lib[0] && lib[0] >= m[ECDMA_GF_CAL_REG][0];
+			u32 gf_hot = m[cal->nt[kind] &
+				       BIT(ECDMA_GF_NT_CACHED(c)) ?
+				       ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][0];
+			bool hot = lib[0] && lib[0] >= gf_hot;
 			/*
 			 * Cold, the GF algo must also have won every round:
 			 * one stripe from flushed memory varies by several
@@ -340,7 +337,8 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
  * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
  *
  * Per class and kind: NT for outputs not cached when faster cold than
- * regular stores (8 inputs).  Per band too: for cached outputs, the
+ * regular stores (8 inputs), and for cached ones too when also faster
+ * hot.  Per band too: for cached outputs, the
  * kernel's code when at least as fast hot as the GF algo (for big P+Q
  * blocks, only if so at 64 KiB too); for others, unless the GF algo with
  * the store kind chosen was faster cold, and in every round.
@@ -362,9 +360,17 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 			 * output favour NT more, as regular stores must first
 			 * read every line in.
 			 */
-			if (c != ECDMA_GF_CLS_4K &&
-			    m[ECDMA_GF_CAL_NT][1] > m[ECDMA_GF_CAL_REG][1])
-				cal->nt[kind] |= BIT(c);
+			if (c == ECDMA_GF_CLS_4K ||
+			    m[ECDMA_GF_CAL_NT][1] <= m[ECDMA_GF_CAL_REG][1])
+				continue;
+			cal->nt[kind] |= BIT(c);
+			/*
+			 * Cached outputs too where NT won hot as well: from
+			 * about the L2's size, writing the outputs around the
+			 * cache keeps the inputs in it (ecdma-simd.rst).
+			 */
+			if (m[ECDMA_GF_CAL_NT][0] > m[ECDMA_GF_CAL_REG][0])
+				cal->nt[kind] |= BIT(ECDMA_GF_NT_CACHED(c));
 		}
 	}
 	for (band = 0; band < ECDMA_GF_BAND_NR; band++)

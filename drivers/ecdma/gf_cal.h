@@ -9,13 +9,11 @@
 #include "ecdma_compat.h"
 #include "gf_algo.h"
 
-/* data blocks of the wide band's measurements, and the most outputs */
-#define ECDMA_GF_CAL_DISKS	8
+/* ECDMA_GF_CAL_DISKS (gf_algo.h) and the most outputs: the wide band */
 /* data blocks of the narrow band's (P+Q and XOR only: lib or GF algo) */
 #define ECDMA_GF_CAL_NARROW	4
 #define ECDMA_GF_CAL_OUTS	4
 #define ECDMA_GF_CAL_BLOCKS	(ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_OUTS)
-#define ECDMA_GF_CAL_BIG	(128 * 1024)	/* block for ECDMA_GF_CLS_BIG */
 /* the buffer ecdma_gf_calibrate() works in: one stripe of big blocks */
 #define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
 /* its table scratch: P+Q and RS(8,4) tables of any algo */
@@ -82,6 +80,7 @@ struct ecdma_gf_cal_env {
  *	store kind) was faster cold than the kernel's code; 0: lost all, or
  *	no kernel's code to compare with
  * @nt: [kind]: bit c: NT stores pay for class c (measured in the wide band)
+ *	on outputs not cached; bit ECDMA_GF_NT_CACHED(c): on cached ones too
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
  * @llc: @env's last-level cache, bytes; 0: unknown

@@ -228,16 +228,15 @@ static int ecdma_cpu_band_str(char *buf, size_t size, const u8 *lib,
 				       "lib", "gf");
 }
 
-/* "regular" or "nt", per class if they differ */
+/* "regular" or "nt", as ecdma_cpu_cls_str(): "<cached>/<not cached>" */
 static int ecdma_cpu_nt_cls_str(char *buf, size_t size, unsigned int nt)
 {
-	char one[ECDMA_GF_CLS_NR][ECDMA_CPU_WORD];
+	unsigned int cached = 0;
 	int c;
 
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		scnprintf(one[c], sizeof(one[c]), "%s",
-			  nt & BIT(c) ? "nt" : "regular");
-	return ecdma_cpu_words_str(buf, size, one);
+		cached |= nt & BIT(ECDMA_GF_NT_CACHED(c)) ? BIT(c) : 0;
+	return ecdma_cpu_cls_str(buf, size, cached, nt, "nt", "regular");
 }
 
 /* "<what> [<lib> h/c ]gf h/c gf_nt h/c": one kind's measurements */
@@ -555,11 +554,18 @@ static int calibration_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
 			   nt >= 0 ? "nt_threshold" : "auto", str);
 	}
-	/* as calibrated, per class: NT (1) or regular stores (0) */
+	/*
+	 * As calibrated, per class: NT (1) or regular stores (0), for
+	 * outputs not cached (_nt) and cached (_nt_cached).
+	 */
 	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
 		seq_printf(m, "%s_nt", ecdma_gf_kind_names[kind]);
 		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
 			seq_printf(m, " %u", !!(cal.nt[kind] & BIT(c)));
+		seq_printf(m, "\n%s_nt_cached", ecdma_gf_kind_names[kind]);
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+			seq_printf(m, " %u", !!(cal.nt[kind] &
+					       BIT(ECDMA_GF_NT_CACHED(c))));
 		seq_putc(m, '\n');
 	}
 	return 0;

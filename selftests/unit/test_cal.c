@@ -110,6 +110,64 @@ static void test_decide(void)
 }
 
 /*
+ * NT for cached outputs too only where NT won hot as well as cold, never
+ * for 4 KiB; the kernel's code for cached outputs is then weighed against
+ * the GF algo with NT stores.
+ */
+static void test_decide_nt_cached(void)
+{
+	unsigned int bad = 0, rs, pq;
+	struct ecdma_gf_cal cal;
+
+	ecdma_gf_cal_init(&cal);
+	/* RS: NT wins hot and cold at 4k (ignored) and 64k; cold only big */
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 40, 12);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 31, 12);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 12);
+	/* P+Q 64k: NT wins hot only (no NT at all); lib beats regular hot */
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 50, 20);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 70, 20);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 60, 10);
+	/* P+Q big: NT wins both; lib beats regular but not NT hot */
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 50, 20);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 70, 30);
+	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 60, 10);
+	ecdma_gf_cal_decide(&cal);
+	rs = cal.nt[ECDMA_GF_KIND_RS];
+	pq = cal.nt[ECDMA_GF_KIND_PQ];
+	bad += rs != (CLS64 | CLSBIG | BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_64K)));
+	bad += pq != (CLSBIG | BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG)));
+	bad += ecdma_gf_flags(65536, false, 0, rs, true) != ECDMA_GF_NT;
+	bad += ecdma_gf_flags(65536, false, 0, rs, false) != ECDMA_GF_NT;
+	bad += ecdma_gf_flags(1 << 20, false, 0, rs, true) != 0;
+	bad += ecdma_gf_flags(1 << 20, false, 0, rs, false) != ECDMA_GF_NT;
+	bad += ecdma_gf_flags(4096, false, 0, rs, true) != 0;
+	bad += ecdma_gf_flags(65536, true, 0, rs, true) != ECDMA_GF_ACC;
+	/* cached 64k P+Q: lib (60) beats regular (50); big: NT (70) wins */
+	bad += not_both(cal.lib_pq, CLS64);
+	/* cached NT from the calibration's data on (8 blocks), not aliased */
+	bad += ecdma_gf_flags(65536, false, 0,
+			      ecdma_gf_nt_mask(rs, 65536, 8, false), true) !=
+	       ECDMA_GF_NT;
+	bad += ecdma_gf_flags(65536, false, 0,
+			      ecdma_gf_nt_mask(rs, 65536, 7, false), true) != 0;
+	bad += ecdma_gf_flags(65536, false, 0,
+			      ecdma_gf_nt_mask(rs, 65536, 7, false), false) !=
+	       ECDMA_GF_NT;
+	bad += ecdma_gf_flags(65536, false, 0,
+			      ecdma_gf_nt_mask(rs, 65536, 16, true), true) != 0;
+	bad += ecdma_gf_nt_mask(pq, 1 << 20, 1, false) != pq;
+	bad += ecdma_gf_nt_mask(pq, 131072, 8, false) != pq;
+	bad += ecdma_gf_nt_mask(pq, 131072, 7, false) != CLSBIG;
+	ksft_test_result(!bad,
+			 "decide_nt_for_cached_outputs_where_nt_won_hot_too (rs %#x pq %#x lib_pq %#x)\n",
+			 rs, pq, cal.lib_pq[WIDE]);
+}
+
+/*
  * A fake host: time passes only in the kernels, by bytes of data times a
  * cost that depends on the store kind and on whether the stripe was
  * flushed since it was last touched.  Hot: regular 1 ns/B, NT 2; cold:
@@ -568,9 +626,10 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(9);
+	ksft_set_plan(10);
 	test_rng_init();
 	test_decide();
+	test_decide_nt_cached();
 	test_decide_apart();
 	test_decide_big_pq();
 	test_decide_cold_every_round();

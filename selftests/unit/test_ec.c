@@ -1584,6 +1584,9 @@ static void test_policy(void)
  * Outputs the calc wrote within the reuse window get regular stores, new
  * ones NT (by class, as calibrated); a window of 0 never counts outputs
  * as cached; UPDATE's code blocks, read by the request, never get NT.
+ * Where the class's NT won hot too (@hot), cached outputs get NT as well
+ * (1 MiB blocks: enough data, ecdma_gf_nt_mask()), but never one that is
+ * also an input (UPDATE in place).
  */
 static void test_policy_reuse(void)
 {
@@ -1591,16 +1594,21 @@ static void test_policy_reuse(void)
 		u64 window;
 		int blk;	/* which output pair the WR writes */
 		bool update;
+		bool hot;	/* NT for cached outputs too */
 		bool nt;	/* expected */
 	} steps[] = {
-		{ 1 << 30, 0, false, true },	/* first time: cold */
-		{ 1 << 30, 0, false, false },	/* again: cached */
-		{ 1 << 30, 1, false, true },	/* other outputs */
-		{ 1 << 30, 0, false, false },	/* the first, 2 WRs ago */
-		{ 0, 0, false, true },		/* no window */
-		{ 0, 1, true, false },		/* UPDATE */
+		{ 1 << 30, 0, false, false, true },	/* first time: cold */
+		{ 1 << 30, 0, false, false, false },	/* again: cached */
+		{ 1 << 30, 1, false, false, true },	/* other outputs */
+		{ 1 << 30, 0, false, false, false },	/* the first, 2 ago */
+		{ 0, 0, false, false, true },		/* no window */
+		{ 0, 1, true, false, false },		/* UPDATE */
+		{ 1 << 30, 0, false, true, true },	/* cached, NT hot */
+		{ 1 << 30, 0, false, true, true },	/* again */
+		{ 1 << 30, 1, true, true, false },	/* UPDATE in place */
+		{ 1 << 30, 0, false, false, false },	/* cached, NT cold */
 	};
-	const size_t len = 65536;
+	const size_t len = 1 << 20;
 	struct ecdma_ec_exec_policy pol = { 0 };
 	struct ecdma_ec_sge ds[4], cs[2], ns[4], us[4];
 	static const u8 du[4] = { 1 }, cu[2] = { 1, 1 };
@@ -1612,8 +1620,6 @@ static void test_policy_reuse(void)
 	struct tcalc tc;
 	int j, k;
 
-	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-		pol.nt[k] = ECDMA_GF_CLS_ALL & ~BIT(ECDMA_GF_CLS_4K);
 	hk_reset();
 	if (tcalc_init(&tc, 4, 2, T_CAUCHY, &fake_simd, &hooks_fpu_only)) {
 		ksft_test_result_fail("policy_nt_not_on_cached_outputs\n");
@@ -1634,6 +1640,13 @@ static void test_policy_reuse(void)
 		unsigned long before = hk.nt_calls;
 
 		pol.reuse_window = steps[i].window;
+		for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+			pol.nt[k] = ECDMA_GF_CLS_ALL & ~BIT(ECDMA_GF_CLS_4K);
+			if (steps[i].hot)
+				pol.nt[k] |=
+					BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_64K)) |
+					BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG));
+		}
 		ecdma_ec_exec_set_policy(tc.x, &pol);
 		for (j = 0; j < 2; j++) {
 			outs[j] = c[2 * steps[i].blk + j].p;

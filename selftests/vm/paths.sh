@@ -49,9 +49,10 @@ sed 's/^/# /' $cal
 # expect <kind> <lib|nt>: what the measurements imply, per class, in the
 # *_active format.  NT (for outputs not cached, never 4 KiB blocks, taken
 # as cached) when faster cold than regular stores with 8 inputs
-# ("<kind>" rows).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
+# ("<kind>" rows), for cached ones too when also faster hot ("regular/nt":
+# only not cached).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
 # outputs in the cache get lib when measured and at least as fast hot as
-# the GF algo's regular stores, the others lib when at least as fast cold
+# the GF algo with their stores, the others lib when at least as fast cold
 # as the GF algo with the store kind chosen, or unless it won that in
 # every round ("gf_cold_won" of the header's rounds); "hot/cold" where
 # they differ.
@@ -61,8 +62,8 @@ expect() {
 	awk -v kind="$1" -v what="$2" '
 	function cold(s,  f) { split(s, f, "/"); return f[2] }
 	function hot(s,  f) { split(s, f, "/"); return f[1] }
-	function lib(nt,  lh, lc) {
-		lh = hot($3) > 0 && hot($3) >= hot($5) ? "lib" : "gf"
+	function lib(nt, ntc,  lh, lc) {
+		lh = hot($3) > 0 && hot($3) >= (ntc ? hot($7) : hot($5)) ? "lib" : "gf"
 		lc = cold($3) > 0 && (cold($3) >= (nt ? cold($7) : cold($5)) ||
 			$9 < rounds) ? "lib" : "gf"
 		if (c == "4k") lc = lh
@@ -83,10 +84,11 @@ expect() {
 	$1 == "class" { c = $2 }
 	$1 == kind && $2 == "lib" {
 		nt[c] = c != "4k" && cold($7) > cold($5)
-		st[c] = nt[c] ? "nt" : "regular"
-		wd[c] = lib(nt[c])
+		ntc[c] = nt[c] && hot($7) > hot($5)
+		st[c] = ntc[c] ? "nt" : nt[c] ? "regular/nt" : "regular"
+		wd[c] = lib(nt[c], ntc[c])
 	}
-	$1 == kind "4" && $2 == "lib" { nw[c] = lib(nt[c]) }
+	$1 == kind "4" && $2 == "lib" { nw[c] = lib(nt[c], ntc[c]) }
 	END {
 		if (what == "nt") { print words(st["4k"], st["64k"], st["big"]); exit }
 		wd["big"] = big(wd["big"], wd["64k"])

@@ -72,6 +72,7 @@ struct impl {
 	int path;		/* engine: ENGINE_* for the cell, outputs cached */
 	int path_cold;		/* engine: the same, outputs not cached */
 	unsigned int flags;	/* engine: ECDMA_GF_* for the current cell */
+	unsigned int flags_cached;	/* the same, outputs cached */
 	bool probe;		/* engine: asks ecdma_gf_reused() per call */
 	bool noverify;		/* computes nothing meaningful (limits) */
 	bool avx512;		/* needs AVX-512 (skipped without) */

@@ -96,9 +96,13 @@ static void engine_prep(struct impl *im, const struct cfg *c)
 		kind = ECDMA_GF_KIND_XOR;
 	else if (c->op == OP_PQ)
 		kind = ECDMA_GF_KIND_PQ;
-	/* NT if the outputs are not cached; engine_run() asks per call */
+	/* by whether the outputs are cached; engine_run() asks per call */
 	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt[kind],
 				   false);
+	im->flags_cached = ecdma_gf_flags(c->B, c->op == OP_UPD, 0,
+					  ecdma_gf_nt_mask(cal.nt[kind], c->B,
+							   c->nin, false),
+					  true);
 	im->probe = c->op != OP_UPD && cls != BIT(ECDMA_GF_CLS_4K);
 	im->path = engine_path(kind, cal.lib_pq[b] & cls,
 			       cal.lib_xor[b] & cls);
@@ -177,7 +181,7 @@ static void engine_run(const struct impl *im, struct cfg *c)
 			     c->out[0], (u64)(c->nin + c->nout) * c->B))
 		path = im->path_cold;
 	else
-		flags &= ~ECDMA_GF_NT;
+		flags = im->flags_cached;
 	if (im->u && c->B * (c->nin + c->nout) > ENGINE_BUDGET)
 		engine_sections(im, c, path, flags);
 	else
@@ -348,7 +352,9 @@ static void cal_print_band(int b)
 			       engine_path_name(k, cal.lib_pq_cold[b] & BIT(c),
 						cal.lib_xor_cold[b] & BIT(c)));
 			if (b == ECDMA_GF_BAND_WIDE && (cal.nt[k] & BIT(c)))
-				printf(", nt");
+				printf(", nt%s", cal.nt[k] &
+				       BIT(ECDMA_GF_NT_CACHED(c)) ?
+				       " (cached too)" : "");
 			if (k != ECDMA_GF_KIND_RS)
 				printf(" (gf won cold %u/%d)",
 				       cal.gf_cold_won[b][c][k], cal.rounds);

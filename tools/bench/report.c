@@ -483,7 +483,7 @@ static void rep_cal(FILE *out)
 	fprintf(out, " (outputs cached/not; k<=%d inputs, more),",
 		ECDMA_GF_BAND_CUT);
 	fprintf(out, " stores for xor/pq/rs");
-	fprintf(out, " on outputs not cached (last-level cache %llu KiB,",
+	fprintf(out, " on outputs cached/not (last-level cache %llu KiB,",
 		cal.llc >> 10);
 	fprintf(out, " reuse window %llu KiB)\n", cal.reuse_window >> 10);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
@@ -498,7 +498,9 @@ static void rep_cal(FILE *out)
 			cal.lib_xor[w] & BIT(c) ? "lib" : "gf",
 			cal.lib_xor_cold[w] & BIT(c) ? "lib" : "gf");
 		for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-			fprintf(out, " %s:%s", ecdma_gf_kind_names[k],
+			fprintf(out, " %s:%s/%s", ecdma_gf_kind_names[k],
+				cal.nt[k] & BIT(ECDMA_GF_NT_CACHED(c)) ?
+				"nt" : "regular",
 				cal.nt[k] & BIT(c) ? "nt" : "regular");
 		fprintf(out, "\n");
 	}
