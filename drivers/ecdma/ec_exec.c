@@ -395,7 +395,7 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	const struct ecdma_gf_algo *algo = x->algo;
 	struct xc_plan *p = &x->p;
 	u64 bytes = (u64)n * (p->nin + p->nout);
-	unsigned int flags = ECDMA_GF_ACC, nt;
+	unsigned int flags = acc ? ECDMA_GF_ACC : 0, nt;
 	int i;
 
 	if (algo->fpu) {
@@ -411,11 +411,12 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 		}
 	}
 	/* by the block's class, not the piece's; never NT into scratch */
-	nt = ecdma_gf_nt_mask(x->pol.nt[xc_kind(p)], p->len, p->nin,
-			      p->out_alias);
-	if (!acc)
-		flags = real ? ecdma_gf_flags(p->len, false, x->pol.nt_min, nt,
-					      p->cached) : 0;
+	if (!acc && real) {
+		nt = ecdma_gf_nt_mask(x->pol.nt[xc_kind(p)], p->len, p->nin,
+				      p->out_alias);
+		flags = ecdma_gf_flags(p->len, false, x->pol.nt_min, nt,
+				       p->cached);
+	}
 	if (algo->fpu && (flags & ECDMA_GF_NT))
 		x->st.nt_bytes += bytes;
 	for (i = 0; i < p->nin; i++)

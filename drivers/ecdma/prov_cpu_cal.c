@@ -231,12 +231,9 @@ static int ecdma_cpu_band_str(char *buf, size_t size, const u8 *lib,
 /* "regular" or "nt", as ecdma_cpu_cls_str(): "<cached>/<not cached>" */
 static int ecdma_cpu_nt_cls_str(char *buf, size_t size, unsigned int nt)
 {
-	unsigned int cached = 0;
-	int c;
-
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		cached |= nt & BIT(ECDMA_GF_NT_CACHED(c)) ? BIT(c) : 0;
-	return ecdma_cpu_cls_str(buf, size, cached, nt, "nt", "regular");
+	/* the cached bits sit above the others (ECDMA_GF_NT_CACHED()) */
+	return ecdma_cpu_cls_str(buf, size, nt >> ECDMA_GF_CLS_NR, nt, "nt",
+				 "regular");
 }
 
 /* "<what> [<lib> h/c ]gf h/c gf_nt h/c": one kind's measurements */
@@ -511,6 +508,18 @@ static void calibration_show_rows(struct seq_file *m,
 	}
 }
 
+/* "<kind>_nt<suffix>" and bit c of @bits per class */
+static void calibration_show_nt(struct seq_file *m, int kind,
+				const char *suffix, unsigned int bits)
+{
+	int c;
+
+	seq_printf(m, "%s_nt%s", ecdma_gf_kind_names[kind], suffix);
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
+		seq_printf(m, " %u", !!(bits & BIT(c)));
+	seq_putc(m, '\n');
+}
+
 static int calibration_show(struct seq_file *m, void *v)
 {
 	struct ecdma_gf_cal cal;
@@ -559,14 +568,9 @@ static int calibration_show(struct seq_file *m, void *v)
 	 * outputs not cached (_nt) and cached (_nt_cached).
 	 */
 	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
-		seq_printf(m, "%s_nt", ecdma_gf_kind_names[kind]);
-		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-			seq_printf(m, " %u", !!(cal.nt[kind] & BIT(c)));
-		seq_printf(m, "\n%s_nt_cached", ecdma_gf_kind_names[kind]);
-		for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-			seq_printf(m, " %u", !!(cal.nt[kind] &
-					       BIT(ECDMA_GF_NT_CACHED(c))));
-		seq_putc(m, '\n');
+		calibration_show_nt(m, kind, "", cal.nt[kind]);
+		calibration_show_nt(m, kind, "_cached",
+				    cal.nt[kind] >> ECDMA_GF_CLS_NR);
 	}
 	return 0;
 }
