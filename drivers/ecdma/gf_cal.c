@@ -292,10 +292,18 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
 			u32 (*m)[2] = cal->mbps[band][c][kind];
 			const u32 *lib = m[ECDMA_GF_CAL_LIB];
-			u32 gf_cold = m[cal->nt[kind] & BIT(c) ?
+			/*
+			 * The GF algo with the stores the engine gives the
+			 * request measured: the narrow band's has too little
+			 * data for NT on cached outputs (ecdma_gf_nt_mask()).
+			 */
+			unsigned int nt = ecdma_gf_nt_mask(cal->nt[kind],
+							   ecdma_gf_cal_block(c),
+							   ecdma_gf_cal_disks[band],
+							   false);
+			u32 gf_cold = m[nt & BIT(c) ?
 					ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][1];
-			u32 gf_hot = m[cal->nt[kind] &
-				       BIT(ECDMA_GF_NT_CACHED(c)) ?
+			u32 gf_hot = m[nt & BIT(ECDMA_GF_NT_CACHED(c)) ?
 				       ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][0];
 			bool hot = lib[0] && lib[0] >= gf_hot;
 			/*

@@ -112,7 +112,8 @@ static void test_decide(void)
 /*
  * NT for cached outputs too only where NT won hot as well as cold, never
  * for 4 KiB; the kernel's code for cached outputs is then weighed against
- * the GF algo with NT stores.
+ * the GF algo with the stores its measured request gets: NT in the wide
+ * band, regular in the narrow one (too little data, ecdma_gf_nt_mask()).
  */
 static void test_decide_nt_cached(void)
 {
@@ -146,8 +147,12 @@ static void test_decide_nt_cached(void)
 	bad += ecdma_gf_flags(1 << 20, false, 0, rs, false) != ECDMA_GF_NT;
 	bad += ecdma_gf_flags(4096, false, 0, rs, true) != 0;
 	bad += ecdma_gf_flags(65536, true, 0, rs, true) != ECDMA_GF_ACC;
-	/* cached 64k P+Q: lib (60) beats regular (50); big: NT (70) wins */
-	bad += not_both(cal.lib_pq, CLS64);
+	/*
+	 * cached 64k P+Q: lib (60) beats regular (50); big: NT (70) wins,
+	 * but the narrow band's 4 blocks get regular stores: lib there
+	 */
+	bad += cal.lib_pq[WIDE] != CLS64;
+	bad += cal.lib_pq[NARROW] != (CLS64 | CLSBIG);
 	/* cached NT from the calibration's data on (8 blocks), not aliased */
 	bad += ecdma_gf_flags(65536, false, 0,
 			      ecdma_gf_nt_mask(rs, 65536, 8, false), true) !=
@@ -163,8 +168,8 @@ static void test_decide_nt_cached(void)
 	bad += ecdma_gf_nt_mask(pq, 131072, 8, false) != pq;
 	bad += ecdma_gf_nt_mask(pq, 131072, 7, false) != CLSBIG;
 	ksft_test_result(!bad,
-			 "decide_nt_for_cached_outputs_where_nt_won_hot_too (rs %#x pq %#x lib_pq %#x)\n",
-			 rs, pq, cal.lib_pq[WIDE]);
+			 "decide_nt_for_cached_outputs_where_nt_won_hot_too (rs %#x pq %#x lib_pq %#x/%#x)\n",
+			 rs, pq, cal.lib_pq[NARROW], cal.lib_pq[WIDE]);
 }
 
 /*
