@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "ecdma_compat.h"
+#include "gf.h"
 #include "gf_algo.h"
 #include "ecdma/ec.h"
 
@@ -116,7 +117,7 @@ static void cell(struct ab *t, int op, int k, size_t b, bool scat, bool nt,
 	int m = op == 0 ? 1 : op == 1 ? 2 : atoi(ops[op] + 2);
 	unsigned int flags = nt ? ECDMA_GF_NT : 0;
 	double gbs[2][MAX_ROUNDS], ratio[MAX_ROUNDS], r;
-	u8 mat[ECDMA_EC_MAX_K * ECDMA_EC_MAX_M], c = 1;
+	u8 mat[ECDMA_EC_MAX_K * ECDMA_EC_MAX_M];
 	size_t pos[ECDMA_EC_MAX_K + ECDMA_EC_MAX_M], span, stripes, s = 0;
 	int i, rd, v;
 
@@ -124,8 +125,7 @@ static void cell(struct ab *t, int op, int k, size_t b, bool scat, bool nt,
 		mat[i] = 2 + rand() % 250;
 	for (i = 0; op == 1 && i < k; i++) {	/* RAID-6: 1 and {02}^i */
 		mat[i * 2] = 1;
-		mat[i * 2 + 1] = c;
-		c = (u8)(c << 1) ^ (c & 0x80 ? 0x1d : 0);
+		mat[i * 2 + 1] = ecdma_gf_pow2(i);
 	}
 	for (v = 0; v < 2; v++)
 		t->a[v]->prep(mat, k, m, tbls[v]);
