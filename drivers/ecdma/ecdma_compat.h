@@ -155,6 +155,11 @@ static inline u64 div_u64(u64 dividend, u32 divisor)
 	return dividend / divisor;
 }
 
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
 #endif /* __KERNEL__ */
 
 #endif /* _ECDMA_COMPAT_H */

@@ -394,6 +394,8 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
  * @tbls: ECDMA_GF_CAL_TBL_BYTES of scratch
  * @cal: the result; on error as ecdma_gf_cal_init() leaves it
  *
+ * Measures the last-level cache first where @env has none to give and a
+ * buffer to measure it in (ecdma_gf_llc_measure()).
  * Context: wherever @algo and @env's hooks may run; @env->resched between
  * measurements.
  * Return: 0, or -EINVAL when @env lacks a clock or a flush.
@@ -411,7 +413,20 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 	if (!env->now_ns || !env->flush)
 		return -EINVAL;
 	cal->llc = env->llc;
-	cal->reuse_window = ecdma_gf_reuse_window(env->llc);
+	cal->llc_src = env->llc ? ECDMA_GF_LLC_CPUID : ECDMA_GF_LLC_NONE;
+	if (!env->llc && env->llc_buf) {
+		cal->llc = ecdma_gf_llc_measure(algo, env, env->llc_buf,
+						cal->llc_gain);
+		cal->llc_src = ECDMA_GF_LLC_PROBED;
+	}
+	cal->reuse_window = ecdma_gf_reuse_window(cal->llc);
+	/*
+	 * A probe only widens the default: a small result is as likely a
+	 * noisy moment of a shared host as a small cache (ecdma-simd.rst).
+	 */
+	if (cal->llc_src == ECDMA_GF_LLC_PROBED)
+		cal->reuse_window = max(cal->reuse_window,
+					ecdma_gf_reuse_window(0));
 	/* P = sum D_i, Q = sum 2^i D_i; RS(8,4) Cauchy */
 	for (i = 0; i < ECDMA_GF_CAL_DISKS; i++) {
 		mat[i * 2] = 1;

@@ -24,6 +24,32 @@
 
 #define ECDMA_GF_CAL_ROUNDS	3	/* at most; each measures all ways */
 
+/*
+ * The cache probe where CPUID reports none (gf_llc.c): stripes of
+ * ECDMA_GF_LLC_MIN << i bytes, i < ECDMA_GF_LLC_STEPS; a stripe counts as
+ * cached if re-run at least ECDMA_GF_LLC_GAIN / 1000 times as fast as cold.
+ */
+#define ECDMA_GF_LLC_MIN	(4ULL << 20)
+#define ECDMA_GF_LLC_STEPS	4
+#define ECDMA_GF_LLC_BUF_BYTES	(ECDMA_GF_LLC_MIN << (ECDMA_GF_LLC_STEPS - 1))
+#define ECDMA_GF_LLC_GAIN	1100
+#define ECDMA_GF_LLC_ROUNDS	3
+#define ECDMA_GF_LLC_BUDGET	4
+
+/**
+ * enum ecdma_gf_llc_src - where struct ecdma_gf_cal's @llc comes from
+ * @ECDMA_GF_LLC_NONE: nowhere: the default reuse window
+ * @ECDMA_GF_LLC_CPUID: the CPU's cache leaves
+ * @ECDMA_GF_LLC_PROBED: ecdma_gf_llc_measure() (0 if it saw no cache)
+ */
+enum ecdma_gf_llc_src {
+	ECDMA_GF_LLC_NONE,
+	ECDMA_GF_LLC_CPUID,
+	ECDMA_GF_LLC_PROBED,
+};
+
+extern const char *const ecdma_gf_llc_src_names[];
+
 /**
  * enum ecdma_gf_cal_way - the candidates for one kind of operation
  * @ECDMA_GF_CAL_LIB: lib/raid6 (P+Q) or xor_blocks() (XOR); none for RS
@@ -48,7 +74,9 @@ enum ecdma_gf_cal_way {
  * @xor_max: most sources @xor_lib takes at once
  * @piece: bytes of all blocks per call, as xc_range() splits; 0: whole
  * @llc: bytes of the last-level cache (ecdma_simd_llc_bytes()); 0: unknown
- * @max_ns: no new round starts after this long (the first always runs)
+ * @llc_buf: ECDMA_GF_LLC_BUF_BYTES to measure it in if @llc is 0, or NULL
+ * @max_ns: no new round starts after this long (the first always runs);
+ *	the cache probe, before, gets ECDMA_GF_LLC_BUDGET times as long
  * @resched: called between measurements (cond_resched()), or NULL
  */
 struct ecdma_gf_cal_env {
@@ -61,6 +89,7 @@ struct ecdma_gf_cal_env {
 	unsigned int xor_max;
 	size_t piece;
 	u64 llc;
+	u8 *llc_buf;
 	u64 max_ns;
 	void (*resched)(void);
 };
@@ -83,7 +112,10 @@ struct ecdma_gf_cal_env {
  *	on outputs not cached; bit ECDMA_GF_NT_CACHED(c): on cached ones too
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
- * @llc: @env's last-level cache, bytes; 0: unknown
+ * @llc: last-level cache, bytes, from @env or measured; 0: unknown
+ * @llc_src: where @llc comes from (enum ecdma_gf_llc_src)
+ * @llc_gain: [i]: the probe's gain at its stripe i (ecdma_gf_llc_pick());
+ *	0: not measured
  * @reuse_window: traffic window of ecdma_gf_reused(), bytes
  */
 struct ecdma_gf_cal {
@@ -100,6 +132,8 @@ struct ecdma_gf_cal {
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
 	u64 llc;
+	u8 llc_src;
+	u16 llc_gain[ECDMA_GF_LLC_STEPS];
 	u64 reuse_window;
 };
 
@@ -114,5 +148,9 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 		       struct ecdma_gf_cal *cal);
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal);
 u64 ecdma_gf_reuse_window(u64 llc);
+u64 ecdma_gf_llc_pick(const u16 *gain, int n);
+u64 ecdma_gf_llc_measure(const struct ecdma_gf_algo *algo,
+			 const struct ecdma_gf_cal_env *env, u8 *buf,
+			 u16 *gain);
 
 #endif /* _ECDMA_GF_CAL_H */

@@ -287,9 +287,10 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 	ecdma_cpu_band_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold);
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		ecdma_cpu_nt_cls_str(nt[k], sizeof(nt[k]), cal->nt[k]);
-	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
+	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB %s, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
 		raid6_call.name, algo, cal->rounds, pq, xor, cal->nt_wr,
-		cal->llc >> 10, cal->reuse_window >> 10,
+		cal->llc >> 10, ecdma_gf_llc_src_names[cal->llc_src],
+		cal->reuse_window >> 10,
 		nt[ECDMA_GF_KIND_XOR], nt[ECDMA_GF_KIND_PQ],
 		nt[ECDMA_GF_KIND_RS]);
 }
@@ -299,11 +300,12 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
  * @algo: the GF algo new calcs get
  *
  * Unmeasured (no FPU or memory): the kernel's code, regular stores.
- * Context: process context; sleeps, allocates ECDMA_GF_CAL_BUF_BYTES.
+ * Context: process context; sleeps, allocates ECDMA_GF_CAL_BUF_BYTES, and
+ * ECDMA_GF_LLC_BUF_BYTES while it measures the cache if CPUID reports none.
  */
 void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 {
-	const struct ecdma_gf_cal_env env = {
+	struct ecdma_gf_cal_env env = {
 		.now_ns = ecdma_cpu_cal_now,
 		.flush = ecdma_cpu_cal_flush,
 		.fpu = ecdma_cpu_cal_fpu,
@@ -331,6 +333,10 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 	/* the SIMD candidates need the FPU here, as at every other load */
 	if (algo->fpu && (irqs_disabled() || !irq_fpu_usable()))
 		goto out_apply;
+	/* without it, the default reuse window: only NT gains forgone */
+	if (!env.llc)
+		env.llc_buf = kvmalloc(ECDMA_GF_LLC_BUF_BYTES,
+				       GFP_KERNEL | __GFP_NOWARN);
 	/* any content times alike; get_random_bytes() is slow if emulated */
 	for (i = 0; i < ECDMA_GF_CAL_BUF_BYTES / sizeof(u64); i++)
 		((u64 *)buf)[i] = i * 0x9e3779b97f4a7c15ULL;
@@ -343,6 +349,7 @@ out_apply:
 	mutex_unlock(&ecdma_cpu_cal_lock);
 	if (cal->done)
 		ecdma_cpu_cal_log(cal, algo->name);
+	kvfree(env.llc_buf);
 	kfree(tbls);
 	kvfree(buf);
 	kfree(cal);
@@ -545,8 +552,11 @@ static int calibration_show(struct seq_file *m, void *v)
 		seq_printf(m, "nt_write %u\n", cal.nt_wr);
 	}
 	/* outputs written within the window count as cached: no NT */
-	seq_printf(m, "llc %llu\nreuse_window %llu\n", cal.llc,
-		   cal.reuse_window);
+	seq_printf(m, "llc %llu\nllc_source %s\nllc_gain", cal.llc,
+		   ecdma_gf_llc_src_names[cal.llc_src]);
+	for (c = 0; c < ECDMA_GF_LLC_STEPS; c++)
+		seq_printf(m, " %u", cal.llc_gain[c]);
+	seq_printf(m, "\nreuse_window %llu\n", cal.reuse_window);
 	for (pq = 1; pq >= 0; pq--) {
 		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq);
 

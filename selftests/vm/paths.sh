@@ -45,6 +45,19 @@ w='gf_cold_won [0-9]+'
 	[ "$(grep -c -E "^xor4 lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
 	grep -q -E '^reuse_window [1-9][0-9]*$' $cal &&
 	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
+# the cache: CPUID's word, or measured where CPUID has none (QEMU's TCG
+# guests here): then the first stripe's gain is a measurement, >= 1.0x
+# but for noise, and the window at least the default
+llc=$(sed -n 's/^llc \([0-9]*\)$/\1/p' $cal)
+src=$(sed -n 's/^llc_source //p' $cal)
+g0=$(sed -n 's/^llc_gain \([0-9]*\) [0-9]* [0-9]* [0-9]*$/\1/p' $cal)
+win=$(sed -n 's/^reuse_window //p' $cal)
+case "$src" in
+cpuid) [ "$llc" -gt 0 ] && [ "$g0" = 0 ] ;;
+probed) [ "${g0:-0}" -ge 500 ] && [ "$win" -ge $((8 << 20)) ] ;;
+*) false ;;
+esac && ktap_ok "llc_$src # $llc bytes, gain $g0, window $win" ||
+	ktap_fail "llc_source # '$src' llc '$llc' gain '$g0' window '$win'"
 sed 's/^/# /' $cal
 # expect <kind> <lib|nt>: what the measurements imply, per class, in the
 # *_active format.  NT (for outputs not cached, never 4 KiB blocks, taken

@@ -483,8 +483,8 @@ static void rep_cal(FILE *out)
 	fprintf(out, " (outputs cached/not; k<=%d inputs, more),",
 		ECDMA_GF_BAND_CUT);
 	fprintf(out, " stores for xor/pq/rs");
-	fprintf(out, " on outputs cached/not (last-level cache %llu KiB,",
-		cal.llc >> 10);
+	fprintf(out, " on outputs cached/not (last-level cache %llu KiB %s,",
+		cal.llc >> 10, ecdma_gf_llc_src_names[cal.llc_src]);
 	fprintf(out, " reuse window %llu KiB)\n", cal.reuse_window >> 10);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		fprintf(out, "#   %-3s P+Q %s/%s %s/%s, XOR %s/%s %s/%s, nt",
