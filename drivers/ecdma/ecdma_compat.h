@@ -85,6 +85,7 @@
 
 #else /* !__KERNEL__: userspace unit tests */
 
+#include <assert.h>		/* static_assert() */
 #include <errno.h>
 #include <limits.h>
 #include <linux/const.h>	/* UAPI: __KERNEL_DIV_ROUND_UP() */

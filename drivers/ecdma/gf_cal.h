@@ -16,13 +16,24 @@
 #define ECDMA_GF_CAL_BLOCKS	(ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_OUTS)
 /* the buffer ecdma_gf_calibrate() works in: one stripe of big blocks */
 #define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
-/* its table scratch: P+Q and RS(8,4) tables of any algo */
+/*
+ * Inputs of the 64 KiB class's hot store measurement (NT or regular on
+ * cached outputs): its 8-input stripe sits where the two tie (gf_cal.c).
+ */
+#define ECDMA_GF_CAL_NT_DISKS	12
+/* its table scratch: P+Q of 12, RS(8,4) and RS(12,4) tables of any algo */
 #define ECDMA_GF_CAL_TBL_BYTES	\
-	((2 + ECDMA_GF_CAL_OUTS) * ECDMA_GF_CAL_DISKS * ECDMA_GF_NIBBLE_TBL_BYTES)
+	((2 * ECDMA_GF_CAL_NT_DISKS + ECDMA_GF_CAL_OUTS * \
+	  (ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_NT_DISKS)) * \
+	 ECDMA_GF_NIBBLE_TBL_BYTES)
 /* reuse window if no cache sizes; too small only forgoes NT gains */
 #define ECDMA_GF_REUSE_DEFAULT	(8ULL << 20)
 
 #define ECDMA_GF_CAL_ROUNDS	3	/* at most; each measures all ways */
+/* a hot measurement lasts at least this long (gf_cal.c) */
+#define ECDMA_GF_CAL_HOT_NS	200000ULL
+/* rounds start within this long (struct ecdma_gf_cal_env's @max_ns) */
+#define ECDMA_GF_CAL_MAX_NS	40000000ULL
 
 /*
  * The cache probe where CPUID reports none (gf_llc.c): stripes of
@@ -34,7 +45,7 @@
 #define ECDMA_GF_LLC_BUF_BYTES	(ECDMA_GF_LLC_MIN << (ECDMA_GF_LLC_STEPS - 1))
 #define ECDMA_GF_LLC_GAIN	1100
 #define ECDMA_GF_LLC_ROUNDS	3
-#define ECDMA_GF_LLC_BUDGET	4
+#define ECDMA_GF_LLC_BUDGET	2	/* x ECDMA_GF_CAL_MAX_NS: 80 ms */
 
 /**
  * enum ecdma_gf_llc_src - where struct ecdma_gf_cal's @llc comes from
@@ -108,6 +119,9 @@ struct ecdma_gf_cal_env {
  * @gf_cold_won: [band][class][kind]: rounds in which the GF algo (either
  *	store kind) was faster cold than the kernel's code; 0: lost all, or
  *	no kernel's code to compare with
+ * @nt_hot: [class][kind][0 regular, 1 NT]: best MB/s hot of the GF algo
+ *	with ECDMA_GF_CAL_NT_DISKS inputs, where @nt's cached bit of that
+ *	class is decided; 0: not measured (the wide band's numbers decide)
  * @nt: [kind]: bit c: NT stores pay for class c (measured in the wide band)
  *	on outputs not cached; bit ECDMA_GF_NT_CACHED(c): on cached ones too
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
@@ -129,6 +143,7 @@ struct ecdma_gf_cal {
 	u8 lib_pq_cold[ECDMA_GF_BAND_NR];
 	u8 lib_xor_cold[ECDMA_GF_BAND_NR];
 	u8 gf_cold_won[ECDMA_GF_BAND_NR][ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR];
+	u32 nt_hot[ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR][2];
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
 	u64 llc;

@@ -72,9 +72,6 @@ int ecdma_cpu_tunable_set(enum ecdma_cpu_tunable t, long val)
 /* one class's word in the strings below ("nt(k>=255)", "lib/gf") */
 #define ECDMA_CPU_WORD	16
 
-/* no new round of measurements after this long */
-#define CAL_MAX_NS	(20 * NSEC_PER_MSEC)
-
 const char *const ecdma_cpu_path_names[ECDMA_CPU_PATH_NR] = {
 	[ECDMA_CPU_PATH_AUTO] = "auto",
 	[ECDMA_CPU_PATH_LIB] = "lib",
@@ -273,6 +270,20 @@ static void ecdma_cpu_cal_log_class(const struct ecdma_gf_cal *cal, int c,
 		ecdma_gf_cls_names[c], ECDMA_GF_CAL_NARROW, line);
 }
 
+/* a class's hot store measurement with more inputs, if it has one */
+static void ecdma_cpu_cal_log_nt_hot(const struct ecdma_gf_cal *cal, int c)
+{
+	const u32 (*h)[2] = cal->nt_hot[c];
+
+	if (!h[ECDMA_GF_KIND_RS][0])
+		return;
+	pr_info("calibration %s, %d inputs (MB/s hot): P+Q gf %u gf_nt %u; XOR gf %u gf_nt %u; RS gf %u gf_nt %u\n",
+		ecdma_gf_cls_names[c], ECDMA_GF_CAL_NT_DISKS,
+		h[ECDMA_GF_KIND_PQ][0], h[ECDMA_GF_KIND_PQ][1],
+		h[ECDMA_GF_KIND_XOR][0], h[ECDMA_GF_KIND_XOR][1],
+		h[ECDMA_GF_KIND_RS][0], h[ECDMA_GF_KIND_RS][1]);
+}
+
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 			      const char *algo)
 {
@@ -282,6 +293,7 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		ecdma_cpu_cal_log_class(cal, c, ECDMA_GF_BAND_WIDE);
 		ecdma_cpu_cal_log_class(cal, c, ECDMA_GF_BAND_NARROW);
+		ecdma_cpu_cal_log_nt_hot(cal, c);
 	}
 	ecdma_cpu_band_str(pq, sizeof(pq), cal->lib_pq, cal->lib_pq_cold);
 	ecdma_cpu_band_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold);
@@ -314,7 +326,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 		.xor_max = ECDMA_XOR_LIB_MAX,
 		/* sections of the worker: the executor splits blocks so */
 		.piece = ecdma_cpu_tunable_get(ECDMA_CPU_WORKER_BUDGET),
-		.max_ns = CAL_MAX_NS,
+		.max_ns = ECDMA_GF_CAL_MAX_NS,
 		.resched = ecdma_cpu_cal_resched,
 		.llc = ecdma_simd_llc_bytes(),
 	};
@@ -515,6 +527,25 @@ static void calibration_show_rows(struct seq_file *m,
 	}
 }
 
+/*
+ * "<kind><n> gf h gf_nt h": the hot store measurement with n inputs that
+ * decides the class's NT on cached outputs, where one was made
+ */
+static void calibration_show_nt_hot(struct seq_file *m,
+				    const struct ecdma_gf_cal *cal, int c)
+{
+	int kind;
+
+	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
+		const u32 *h = cal->nt_hot[c][kind];
+
+		if (h[0])
+			seq_printf(m, "%s%d gf %u gf_nt %u\n",
+				   ecdma_gf_kind_names[kind],
+				   ECDMA_GF_CAL_NT_DISKS, h[0], h[1]);
+	}
+}
+
 /* "<kind>_nt<suffix>" and bit c of @bits per class */
 static void calibration_show_nt(struct seq_file *m, int kind,
 				const char *suffix, unsigned int bits)
@@ -546,6 +577,7 @@ static int calibration_show(struct seq_file *m, void *v)
 		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 			seq_printf(m, "class %s block %u\n",
 				   ecdma_gf_cls_names[c], cal.block[c]);
+			calibration_show_nt_hot(m, &cal, c);
 			for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
 				calibration_show_rows(m, &cal, b, c);
 		}

@@ -43,6 +43,8 @@ w='gf_cold_won [0-9]+'
 	[ "$(grep -c -E "^rs lib 0/0 gf $n gf_nt $n$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^pq4 lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^xor4 lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
+	[ "$(grep -A3 '^class 64k' $cal | grep -c -E '^(pq|xor|rs)12 gf [1-9][0-9]* gf_nt [1-9][0-9]*$')" = 3 ] &&
+	[ "$(grep -c -E '^[a-z]+12 gf' $cal)" = 3 ] &&
 	grep -q -E '^reuse_window [1-9][0-9]*$' $cal &&
 	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
 # the cache: CPUID's word, or measured where CPUID has none (QEMU's TCG
@@ -63,7 +65,8 @@ sed 's/^/# /' $cal
 # *_active format.  NT (for outputs not cached, never 4 KiB blocks, taken
 # as cached) when faster cold than regular stores with 8 inputs
 # ("<kind>" rows), for cached ones too when also faster hot ("regular/nt":
-# only not cached).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
+# only not cached), by the 12-input row ("<kind>12") where the class has
+# one.  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
 # outputs in the cache get lib when measured and at least as fast hot as
 # the GF algo with their stores (regular with 4 inputs: too little data
 # for NT on cached outputs), the others lib when at least as fast cold
@@ -96,9 +99,11 @@ expect() {
 	}
 	$1 == "#" && $(NF) == "rounds" { rounds = $(NF - 1) }
 	$1 == "class" { c = $2 }
+	# "<kind>12 gf h gf_nt h", before the class rows: decides cached NT
+	$1 == kind "12" && $2 == "gf" { n12[c] = 1; nt12[c] = $5 > $3 }
 	$1 == kind && $2 == "lib" {
 		nt[c] = c != "4k" && cold($7) > cold($5)
-		ntc[c] = nt[c] && hot($7) > hot($5)
+		ntc[c] = nt[c] && (n12[c] ? nt12[c] : hot($7) > hot($5))
 		st[c] = ntc[c] ? "nt" : nt[c] ? "regular/nt" : "regular"
 		wd[c] = lib(nt[c], ntc[c])
 	}

@@ -373,7 +373,7 @@ void ours_calibrate(void)
 	struct ecdma_gf_cal_env env = {
 		.now_ns = cal_now, .flush = cal_flush, .pq_lib = cal_pq,
 		.xor_lib = cal_xor, .xor_max = 4, .piece = ENGINE_BUDGET,
-		.max_ns = 20000000, .llc = ecdma_simd_llc_bytes(),
+		.max_ns = ECDMA_GF_CAL_MAX_NS, .llc = ecdma_simd_llc_bytes(),
 	};
 	/* as the module's: its choices depend on the pages (ecdma-simd.rst) */
 	u8 *buf = xalloc_4k(ECDMA_GF_CAL_BUF_BYTES);
@@ -419,6 +419,13 @@ void ours_calibrate(void)
 	/* the wide band (8 inputs), then P+Q and XOR of the narrow one (4) */
 	for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
 		cal_print_band(b);
+	/* the hot store measurement that decides NT on cached 64 KiB outputs */
+	printf("#   64k k=%d hot, cached NT by it:", ECDMA_GF_CAL_NT_DISKS);
+	for (i = 0; i < ECDMA_GF_KIND_NR; i++)
+		printf(" %s gf %u gf_nt %u", ecdma_gf_kind_names[i],
+		       cal.nt_hot[ECDMA_GF_CLS_64K][i][0],
+		       cal.nt_hot[ECDMA_GF_CLS_64K][i][1]);
+	printf("\n");
 	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);
 	printf("#   last-level cache %llu KiB (%s", cal.llc >> 10,
 	       ecdma_gf_llc_src_names[cal.llc_src]);
