@@ -64,6 +64,10 @@ int ecdma_cpu_path_str(bool pq, char *buf, size_t size);
 int ecdma_cpu_set_nt(long threshold);
 long ecdma_cpu_nt(void);
 int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size);
+struct ecdma_gf_cal;
+const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal);
+
+/* prov_cpu_debugfs.c: the "calibration" file in ecdma's debugfs directory */
 void ecdma_cpu_debugfs_init(struct dentry *dir);
 
 /* prov_cpu_sysfs.c: merged into the platform device's directory (sysfs.c) */

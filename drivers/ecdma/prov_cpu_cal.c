@@ -2,13 +2,11 @@
 /* CPU provider: tunables, P+Q/XOR paths and stores (calibrated or sysfs) */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <asm/cacheflush.h>
 #include <asm/fpu/api.h>
@@ -490,7 +488,7 @@ int ecdma_cpu_nt_str(enum ecdma_gf_kind kind, char *buf, size_t size)
  * @cal: filled in
  * Return: the GF algo it measured, or NULL before the first one.
  */
-static const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
+const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
 {
 	const char *algo;
 
@@ -499,131 +497,4 @@ static const char *ecdma_cpu_calibration(struct ecdma_gf_cal *cal)
 	algo = ecdma_cpu_cal_algo;
 	mutex_unlock(&ecdma_cpu_cal_lock);
 	return algo;
-}
-
-/* "<kind>[4] lib h/c gf h/c gf_nt h/c" per kind measured in band @b */
-static void calibration_show_rows(struct seq_file *m,
-				  const struct ecdma_gf_cal *cal, int b, int c)
-{
-	int kind, way;
-
-	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-		if (b == ECDMA_GF_BAND_NARROW && kind == ECDMA_GF_KIND_RS)
-			continue;
-		seq_printf(m, "%s", ecdma_gf_kind_names[kind]);
-		if (b == ECDMA_GF_BAND_NARROW)
-			seq_printf(m, "%d", ECDMA_GF_CAL_NARROW);
-		for (way = 0; way < ECDMA_GF_CAL_WAYS; way++) {
-			const u32 *v = cal->mbps[b][c][kind][way];
-
-			seq_printf(m, " %s %u/%u", ecdma_gf_cal_way_names[way],
-				   v[0], v[1]);
-		}
-		/* the kinds that have the kernel's code to beat */
-		if (kind != ECDMA_GF_KIND_RS)
-			seq_printf(m, " gf_cold_won %u",
-				   cal->gf_cold_won[b][c][kind]);
-		seq_putc(m, '\n');
-	}
-}
-
-/*
- * "<kind><n> gf h gf_nt h": the hot store measurement with n inputs that
- * decides the class's NT on cached outputs, where one was made
- */
-static void calibration_show_nt_hot(struct seq_file *m,
-				    const struct ecdma_gf_cal *cal, int c)
-{
-	int kind;
-
-	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-		const u32 *h = cal->nt_hot[c][kind];
-
-		if (h[0])
-			seq_printf(m, "%s%d gf %u gf_nt %u\n",
-				   ecdma_gf_kind_names[kind],
-				   ECDMA_GF_CAL_NT_DISKS, h[0], h[1]);
-	}
-}
-
-/* "<kind>_nt<suffix>" and bit c of @bits per class */
-static void calibration_show_nt(struct seq_file *m, int kind,
-				const char *suffix, unsigned int bits)
-{
-	int c;
-
-	seq_printf(m, "%s_nt%s", ecdma_gf_kind_names[kind], suffix);
-	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
-		seq_printf(m, " %u", !!(bits & BIT(c)));
-	seq_putc(m, '\n');
-}
-
-static int calibration_show(struct seq_file *m, void *v)
-{
-	struct ecdma_gf_cal cal;
-	const char *algo;
-	char str[ECDMA_CPU_PATH_STR];
-	int c, kind, pq, b;
-	long nt;
-
-	algo = ecdma_cpu_calibration(&cal);
-	if (!cal.done) {
-		seq_puts(m, "# not measured (no usable FPU or memory at the time)\n");
-	} else {
-		seq_printf(m, "# MB/s of data hot/cold, %d data blocks (<kind>%d: %d), gf algo %s, raid6 %s, %d rounds\n",
-			   ECDMA_GF_CAL_DISKS, ECDMA_GF_CAL_NARROW,
-			   ECDMA_GF_CAL_NARROW, algo, ecdma_raid6_name(),
-			   cal.rounds);
-		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
-			seq_printf(m, "class %s block %u\n",
-				   ecdma_gf_cls_names[c], cal.block[c]);
-			calibration_show_nt_hot(m, &cal, c);
-			for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
-				calibration_show_rows(m, &cal, b, c);
-		}
-		seq_printf(m, "nt_write %u\n", cal.nt_wr);
-	}
-	/* outputs written within the window count as cached: no NT */
-	seq_printf(m, "llc %llu\nllc_source %s\nllc_gain", cal.llc,
-		   ecdma_gf_llc_src_names[cal.llc_src]);
-	for (c = 0; c < ECDMA_GF_LLC_STEPS; c++)
-		seq_printf(m, " %u", cal.llc_gain[c]);
-	seq_printf(m, "\nreuse_window %llu\n", cal.reuse_window);
-	for (pq = 1; pq >= 0; pq--) {
-		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq);
-
-		ecdma_cpu_path_str(pq, str, sizeof(str));
-		seq_printf(m, "%s_path %s -> %s\n", pq ? "pq" : "xor",
-			   ecdma_cpu_path_names[p], str);
-	}
-	nt = ecdma_cpu_nt();
-	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
-		if (nt >= 0)
-			scnprintf(str, sizeof(str), "from %ld bytes", nt);
-		else
-			ecdma_cpu_nt_str(kind, str, sizeof(str));
-		seq_printf(m, "%s_stores %s -> %s\n", ecdma_gf_kind_names[kind],
-			   nt >= 0 ? "nt_threshold" : "auto", str);
-	}
-	/*
-	 * As calibrated, per class: NT (1) or regular stores (0), for
-	 * outputs not cached (_nt) and cached (_nt_cached).
-	 */
-	for (kind = 0; cal.done && kind < ECDMA_GF_KIND_NR; kind++) {
-		calibration_show_nt(m, kind, "", cal.nt[kind]);
-		calibration_show_nt(m, kind, "_cached",
-				    cal.nt[kind] >> ECDMA_GF_CLS_NR);
-	}
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(calibration);
-
-/**
- * ecdma_cpu_debugfs_init() - add the calibration file
- * @dir: ecdma's debugfs directory, removed with it
- */
-void ecdma_cpu_debugfs_init(struct dentry *dir)
-{
-	debugfs_create_file("calibration", 0400, dir, NULL,
-			    &calibration_fops);
 }
