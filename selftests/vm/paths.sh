@@ -48,15 +48,17 @@ w='gf_cold_won [0-9]+'
 	grep -q -E '^reuse_window [1-9][0-9]*$' $cal &&
 	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
 # the cache: CPUID's word, or measured where CPUID has none (QEMU's TCG
-# guests here): then the first stripe's gain is a measurement, >= 1.0x
-# but for noise, and the window at least the default
+# guests here): then the first stripe's gain is a measurement (not 0; any
+# value under TCG, where a vCPU waits its turn mid-run: 0.245x in a loaded
+# debug lane), no size without a gain, and the window at least the default
 llc=$(sed -n 's/^llc \([0-9]*\)$/\1/p' $cal)
 src=$(sed -n 's/^llc_source //p' $cal)
 g0=$(sed -n 's/^llc_gain \([0-9]*\) [0-9]* [0-9]* [0-9]*$/\1/p' $cal)
 win=$(sed -n 's/^reuse_window //p' $cal)
 case "$src" in
 cpuid) [ "$llc" -gt 0 ] && [ "$g0" = 0 ] ;;
-probed) [ "${g0:-0}" -ge 500 ] && [ "$win" -ge $((8 << 20)) ] ;;
+probed) [ "${g0:-0}" -gt 0 ] && [ "$win" -ge $((8 << 20)) ] &&
+	{ [ "$g0" -ge 1100 ] || [ "$llc" = 0 ]; } ;;
 *) false ;;
 esac && ktap_ok "llc_$src # $llc bytes, gain $g0, window $win" ||
 	ktap_fail "llc_source # '$src' llc '$llc' gain '$g0' window '$win'"
