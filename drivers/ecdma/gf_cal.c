@@ -34,6 +34,18 @@ const u8 ecdma_gf_cal_disks[ECDMA_GF_BAND_NR] = {
 	[ECDMA_GF_BAND_WIDE] = ECDMA_GF_CAL_DISKS,
 };
 
+/*
+ * The hot store question of a class with more inputs than the wide band's.
+ * At 64 KiB the 8-input stripe (768 KiB) is where NT and regular stores
+ * tie on a 1 MiB L2, so the verdict was the moment's; with 12 inputs
+ * (1 MiB) NT's gain, where there is one, is clear (1.2x on Zen 5,
+ * ecdma-simd.rst).  The rule still applies it from 8 inputs
+ * (ecdma_gf_nt_mask()).  The big class's 8-input stripe is past the L2.
+ */
+const u8 ecdma_gf_cal_nt_disks[ECDMA_GF_CLS_NR] = {
+	[ECDMA_GF_CLS_64K] = ECDMA_GF_CAL_NT_DISKS,
+};
+
 const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS] = {
 	[ECDMA_GF_CAL_LIB] = "lib",
 	[ECDMA_GF_CAL_REG] = "gf",
@@ -213,13 +225,7 @@ static u32 cal_nt_write(const struct cal_run *r, u8 *buf)
 		       (u32)min_t(u64, max_t(u64, t, 1), U32_MAX));
 }
 
-/*
- * The hot store question of class @c with more inputs.  At 64 KiB the
- * 8-input stripe (768 KiB) is where NT and regular stores tie on a 1 MiB
- * L2, so the verdict was the moment's; with 12 inputs (1 MiB) NT's gain,
- * where there is one, is clear (1.2x on Zen 5, ecdma-simd.rst).  The
- * rule still applies it from 8 inputs (ecdma_gf_nt_mask()).
- */
+/* class @c's hot store question, ecdma_gf_cal_nt_disks[c] inputs */
 static void cal_nt_hot(const struct cal_run *r, int c, int kind, u8 *buf,
 		       struct ecdma_gf_cal *cal)
 {
@@ -227,7 +233,7 @@ static void cal_nt_hot(const struct cal_run *r, int c, int kind, u8 *buf,
 	int i;
 
 	for (i = 0; i < 2; i++)
-		m[i] = max(m[i], cal_measure(r, ECDMA_GF_CAL_NT_DISKS, c, kind,
+		m[i] = max(m[i], cal_measure(r, ecdma_gf_cal_nt_disks[c], c, kind,
 					     i ? ECDMA_GF_CAL_NT :
 					     ECDMA_GF_CAL_REG, false, buf));
 }
@@ -267,7 +273,7 @@ static void cal_band(const struct cal_run *r, int band, u8 *buf,
 				cold_now[ECDMA_GF_CAL_NT]) >
 			    cold_now[ECDMA_GF_CAL_LIB])
 				cal->gf_cold_won[band][c][kind]++;
-			if (band == ECDMA_GF_BAND_WIDE && c == ECDMA_GF_CLS_64K)
+			if (band == ECDMA_GF_BAND_WIDE && ecdma_gf_cal_nt_disks[c])
 				cal_nt_hot(r, c, kind, buf, cal);
 		}
 	}

@@ -17,8 +17,9 @@
 /* the buffer ecdma_gf_calibrate() works in: one stripe of big blocks */
 #define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
 /*
- * Inputs of the 64 KiB class's hot store measurement (NT or regular on
- * cached outputs): its 8-input stripe sits where the two tie (gf_cal.c).
+ * Most inputs of a class's own hot store measurement (NT or regular on
+ * cached outputs; ecdma_gf_cal_nt_disks[]): the 64 KiB class's 8-input
+ * stripe sits where the two tie (gf_cal.c).
  */
 #define ECDMA_GF_CAL_NT_DISKS	12
 /* its table scratch: P+Q of 12, RS(8,4) and RS(12,4) tables of any algo */
@@ -155,6 +156,8 @@ struct ecdma_gf_cal {
 extern const char *const ecdma_gf_cls_names[ECDMA_GF_CLS_NR];
 extern const char *const ecdma_gf_kind_names[ECDMA_GF_KIND_NR];
 extern const u8 ecdma_gf_cal_disks[ECDMA_GF_BAND_NR];
+/* per class: inputs of its own hot store measurement; 0: none */
+extern const u8 ecdma_gf_cal_nt_disks[ECDMA_GF_CLS_NR];
 extern const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS];
 
 void ecdma_gf_cal_init(struct ecdma_gf_cal *cal);

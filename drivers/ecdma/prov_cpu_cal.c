@@ -273,10 +273,10 @@ static void ecdma_cpu_cal_log_nt_hot(const struct ecdma_gf_cal *cal, int c)
 {
 	const u32 (*h)[2] = cal->nt_hot[c];
 
-	if (!h[ECDMA_GF_KIND_RS][0])
+	if (!ecdma_gf_cal_nt_disks[c])
 		return;
 	pr_info("calibration %s, %d inputs (MB/s hot): P+Q gf %u gf_nt %u; XOR gf %u gf_nt %u; RS gf %u gf_nt %u\n",
-		ecdma_gf_cls_names[c], ECDMA_GF_CAL_NT_DISKS,
+		ecdma_gf_cls_names[c], ecdma_gf_cal_nt_disks[c],
 		h[ECDMA_GF_KIND_PQ][0], h[ECDMA_GF_KIND_PQ][1],
 		h[ECDMA_GF_KIND_XOR][0], h[ECDMA_GF_KIND_XOR][1],
 		h[ECDMA_GF_KIND_RS][0], h[ECDMA_GF_KIND_RS][1]);

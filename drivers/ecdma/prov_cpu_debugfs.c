@@ -55,7 +55,7 @@ static void calibration_show_nt_hot(struct seq_file *m,
 		if (h[0])
 			seq_printf(m, "%s%d gf %u gf_nt %u\n",
 				   ecdma_gf_kind_names[kind],
-				   ECDMA_GF_CAL_NT_DISKS, h[0], h[1]);
+				   ecdma_gf_cal_nt_disks[c], h[0], h[1]);
 	}
 }
 

@@ -150,10 +150,11 @@ static void test_slow_start(void)
 	/* within 20% of the steady 100 GB/s */
 	bad += worst < 80000;
 	/* the 64 KiB class's hot store question, with 12 inputs, only there */
+	bad += ecdma_gf_cal_nt_disks[ECDMA_GF_CLS_64K] != 12;
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++)
 		for (k = 0; k < ECDMA_GF_KIND_NR; k++)
-			bad += !cal.nt_hot[c][k][0] != (c != ECDMA_GF_CLS_64K) ||
-			       !cal.nt_hot[c][k][1] != (c != ECDMA_GF_CLS_64K);
+			bad += !cal.nt_hot[c][k][0] != !ecdma_gf_cal_nt_disks[c] ||
+			       !cal.nt_hot[c][k][1] != !ecdma_gf_cal_nt_disks[c];
 	ksft_test_result(!bad,
 			 "hot_choice_outlasts_a_slow_start (worst hot %u MB/s, lib %#x/%#x xor %#x/%#x)\n",
 			 worst, cal.lib_pq[NARROW], cal.lib_pq[WIDE],

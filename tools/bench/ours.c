@@ -419,13 +419,17 @@ void ours_calibrate(void)
 	/* the wide band (8 inputs), then P+Q and XOR of the narrow one (4) */
 	for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
 		cal_print_band(b);
-	/* the hot store measurement that decides NT on cached 64 KiB outputs */
-	printf("#   64k k=%d hot, cached NT by it:", ECDMA_GF_CAL_NT_DISKS);
-	for (i = 0; i < ECDMA_GF_KIND_NR; i++)
-		printf(" %s gf %u gf_nt %u", ecdma_gf_kind_names[i],
-		       cal.nt_hot[ECDMA_GF_CLS_64K][i][0],
-		       cal.nt_hot[ECDMA_GF_CLS_64K][i][1]);
-	printf("\n");
+	/* the hot store measurements that decide NT on cached outputs */
+	for (b = 0; b < ECDMA_GF_CLS_NR; b++) {
+		if (!ecdma_gf_cal_nt_disks[b])
+			continue;
+		printf("#   %s k=%d hot, cached NT by it:", ecdma_gf_cls_names[b],
+		       ecdma_gf_cal_nt_disks[b]);
+		for (i = 0; i < ECDMA_GF_KIND_NR; i++)
+			printf(" %s gf %u gf_nt %u", ecdma_gf_kind_names[i],
+			       cal.nt_hot[b][i][0], cal.nt_hot[b][i][1]);
+		printf("\n");
+	}
 	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);
 	printf("#   last-level cache %llu KiB (%s", cal.llc >> 10,
 	       ecdma_gf_llc_src_names[cal.llc_src]);
