@@ -70,7 +70,11 @@ struct ecdma_ec_exec_cfg {
  * @fast_pq: [band] (ecdma_gf_band() of the inputs): bit c (enum
  *	ecdma_gf_cls): hooks->pq for class c, cached outputs
  * @fast_xor: [band]: bit c: the same for hooks->xor
- * @nt: [kind]: bit c: NT stores for class c outputs not taken to be cached
+ * @nt: [kind]: bit c: NT stores for class c outputs not taken to be cached;
+ *	bit ECDMA_GF_NT_CACHED(c): for cached ones too, from the data
+ *	ecdma_gf_nt_mask() asks
+ * @nt_block: [class]: the block of that class's hot store question (0: its
+ *	calibration block), for ecdma_gf_nt_mask()
  * @reuse_window: outputs written < this many traffic bytes ago count as cached
  * @fast_pq_cold: as @fast_pq, for outputs not taken to be cached
  * @fast_xor_cold: as @fast_xor, for those
@@ -83,6 +87,7 @@ struct ecdma_ec_exec_policy {
 	u8 fast_pq[ECDMA_GF_BAND_NR];
 	u8 fast_xor[ECDMA_GF_BAND_NR];
 	u8 nt[ECDMA_GF_KIND_NR];
+	u32 nt_block[ECDMA_GF_CLS_NR];
 	u64 reuse_window;
 	u8 fast_pq_cold[ECDMA_GF_BAND_NR];
 	u8 fast_xor_cold[ECDMA_GF_BAND_NR];

@@ -125,24 +125,29 @@ static inline size_t ecdma_gf_cal_block(enum ecdma_gf_cls c)
 /**
  * ecdma_gf_nt_mask() - the store mask for one request
  * @nt_cls: the calibrated mask of its kind (ecdma_gf_flags())
+ * @nt_block: [class]: the block of the class's hot store question
+ *	(struct ecdma_gf_cal's @nt_block); NULL or 0: the calibration block
  * @len: bytes per block
  * @nin: inputs
  * @alias: an output is also an input
  *
  * NT on cached outputs only for requests with at least the data the
- * calibration found it faster on (ECDMA_GF_CAL_DISKS blocks of the class's
- * calibration block): with less, the stripe stays in the cache with
- * regular stores too (RS k = 4 at 64 KiB ran 0.5x with NT).  Never into an
- * output that is also an input, read again right away.
+ * calibration found it faster on (ECDMA_GF_CAL_DISKS blocks of that
+ * block): with less, the stripe stays in the cache with regular stores too
+ * (RS k = 4 at 64 KiB ran 0.5x with NT).  Never into an output that is
+ * also an input, read again right away.
  *
  * Return: @nt_cls, without the cached bits where they do not apply.
  */
-static inline unsigned int ecdma_gf_nt_mask(unsigned int nt_cls, size_t len,
+static inline unsigned int ecdma_gf_nt_mask(unsigned int nt_cls,
+					    const u32 *nt_block, size_t len,
 					    int nin, bool alias)
 {
-	size_t min = ECDMA_GF_CAL_DISKS * ecdma_gf_cal_block(ecdma_gf_cls(len));
+	enum ecdma_gf_cls c = ecdma_gf_cls(len);
+	size_t blk = nt_block && nt_block[c] ? nt_block[c] :
+		     ecdma_gf_cal_block(c);
 
-	if (alias || (u64)nin * len < min)
+	if (alias || (u64)nin * len < (u64)ECDMA_GF_CAL_DISKS * blk)
 		return nt_cls & ECDMA_GF_CLS_ALL;
 	return nt_cls;
 }

@@ -35,15 +35,19 @@ const u8 ecdma_gf_cal_disks[ECDMA_GF_BAND_NR] = {
 };
 
 /*
- * The hot store question of a class with more inputs than the wide band's.
- * At 64 KiB the 8-input stripe (768 KiB) is where NT and regular stores
- * tie on a 1 MiB L2, so the verdict was the moment's; with 12 inputs
- * (1 MiB) NT's gain, where there is one, is clear (1.2x on Zen 5,
- * ecdma-simd.rst).  The rule still applies it from 8 inputs
- * (ecdma_gf_nt_mask()).  The big class's 8-input stripe is past the L2.
+ * The hot store question (NT or regular stores on cached outputs) of a
+ * class, asked where the answer is not the moment's: past the L2, since
+ * within it regular stores win, and around it the two tie.  At 64 KiB with
+ * 12 inputs (a 1 MiB stripe: on a 1 MiB L2 NT won 1.2x, ecdma-simd.rst),
+ * applied from 8 inputs; not at all where that stripe fits in the L2.  For
+ * the big class, 8 inputs of a block that makes the stripe twice the L2
+ * (cal_nt_block()), applied from that much data: on a 2 MiB L2 the 1 MiB
+ * stripe of 128 KiB blocks chose regular stores and 1 MiB blocks ran 1.1x
+ * faster with NT (ecdma_gf_nt_mask()).
  */
 const u8 ecdma_gf_cal_nt_disks[ECDMA_GF_CLS_NR] = {
 	[ECDMA_GF_CLS_64K] = ECDMA_GF_CAL_NT_DISKS,
+	[ECDMA_GF_CLS_BIG] = ECDMA_GF_CAL_DISKS,
 };
 
 const char *const ecdma_gf_cal_way_names[ECDMA_GF_CAL_WAYS] = {
@@ -64,6 +68,8 @@ static const u8 cal_hot_calls[ECDMA_GF_CLS_NR] = { 8, 2, 1 };
 /* blocks of one request, at most: the 64 KiB class's hot store question */
 #define CAL_BLOCKS_MAX	(ECDMA_GF_CAL_NT_DISKS + ECDMA_GF_CAL_OUTS)
 static_assert(CAL_BLOCKS_MAX * 65536 <= ECDMA_GF_CAL_BUF_BYTES);
+static_assert(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_NT_BIG_MAX <=
+	      ECDMA_GF_CAL_BUF_BYTES);
 /* stripes per cold measurement, at most */
 #define CAL_COLD_STRIPES	8
 
@@ -165,19 +171,21 @@ static void cal_call(const struct cal_run *r, enum ecdma_gf_kind kind,
 	}
 }
 
-/* MB/s of data of one candidate with @nd inputs, hot or cold, in @buf */
-static u32 cal_measure(const struct cal_run *r, unsigned int nd,
+/*
+ * MB/s of data of one candidate with @nd inputs of @b bytes (class @cls),
+ * hot or cold, in @buf
+ */
+static u32 cal_measure(const struct cal_run *r, unsigned int nd, size_t b,
 		       enum ecdma_gf_cls cls, enum ecdma_gf_kind kind,
 		       enum ecdma_gf_cal_way way, bool cold, u8 *buf)
 {
 	const struct ecdma_gf_cal_env *env = r->env;
-	size_t b = ecdma_gf_cal_block(cls);
 	size_t stripe = (nd + ECDMA_GF_CAL_OUTS) * b;
 	int calls = cal_hot_calls[cls], i;
 	u64 t;
 
 	if (cold) {
-		calls = min_t(int, ECDMA_GF_CAL_BUF_BYTES / stripe,
+		calls = min_t(int, ECDMA_GF_CAL_COLD_BYTES / stripe,
 			      CAL_COLD_STRIPES);
 		env->flush(buf, calls * stripe);
 	} else {
@@ -230,10 +238,26 @@ static void cal_nt_hot(const struct cal_run *r, int c, int kind, u8 *buf,
 		       struct ecdma_gf_cal *cal)
 {
 	u32 *m = cal->nt_hot[c][kind];
+	u32 reg = cal->mbps[ECDMA_GF_BAND_WIDE][c][kind][ECDMA_GF_CAL_REG][0];
+	u64 data = (u64)ecdma_gf_cal_nt_disks[c] * cal->nt_block[c];
 	int i;
 
+	if (cal->nt_fits & BIT(c))
+		return;
+	/*
+	 * Two warm-ups and two calls at the wide band's hot speed: where that
+	 * is longer than the question is worth (TCG: RS at 30 MB/s), it is not
+	 * asked, and regular stores stay.
+	 */
+	if (!reg || div_u64(4 * data * 1000, reg) > ECDMA_GF_CAL_NT_Q_NS) {
+		if (!m[0])
+			cal->nt_slow[kind] |= BIT(c);
+		return;
+	}
+	cal->nt_slow[kind] &= ~BIT(c);
 	for (i = 0; i < 2; i++)
-		m[i] = max(m[i], cal_measure(r, ecdma_gf_cal_nt_disks[c], c, kind,
+		m[i] = max(m[i], cal_measure(r, ecdma_gf_cal_nt_disks[c],
+					     cal->nt_block[c], c, kind,
 					     i ? ECDMA_GF_CAL_NT :
 					     ECDMA_GF_CAL_REG, false, buf));
 }
@@ -258,8 +282,10 @@ static void cal_band(const struct cal_run *r, int band, u8 *buf,
 				if (!cal_usable(r->env, band, kind, way))
 					continue;
 				for (cold = 0; cold < 2; cold++) {
-					u32 v = cal_measure(r, nd, c, kind,
-							    way, cold, buf);
+					u32 v = cal_measure(r, nd,
+							    ecdma_gf_cal_block(c),
+							    c, kind, way, cold,
+							    buf);
 
 					m[cold] = max(m[cold], v);
 					if (cold)
@@ -341,6 +367,7 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 			 * data for NT on cached outputs (ecdma_gf_nt_mask()).
 			 */
 			unsigned int nt = ecdma_gf_nt_mask(cal->nt[kind],
+							   cal->nt_block,
 							   ecdma_gf_cal_block(c),
 							   ecdma_gf_cal_disks[band],
 							   false);
@@ -424,6 +451,8 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 			 */
 			reg = m[ECDMA_GF_CAL_REG][0];
 			nt = m[ECDMA_GF_CAL_NT][0];
+			if ((cal->nt_fits | cal->nt_slow[kind]) & BIT(c))
+				continue;
 			if (cal->nt_hot[c][kind][0]) {
 				reg = cal->nt_hot[c][kind][0];
 				nt = cal->nt_hot[c][kind][1];
@@ -434,6 +463,37 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 	}
 	for (band = 0; band < ECDMA_GF_BAND_NR; band++)
 		cal_decide_lib(cal, band);
+}
+
+/*
+ * The big class's hot question in blocks that make its stripe twice the L2,
+ * 64 KiB multiples from the class's calibration block up
+ */
+static u32 cal_nt_block(u64 l2)
+{
+	u64 b = 2 * (l2 ? l2 : ECDMA_GF_L2_DEFAULT) / ECDMA_GF_CAL_BLOCKS;
+
+	b = DIV_ROUND_UP(b, 65536) * 65536;
+	return min_t(u64, max_t(u64, b, ECDMA_GF_CAL_BIG),
+		     ECDMA_GF_CAL_NT_BIG_MAX);
+}
+
+/* which classes ask their hot store question, and of which block */
+static void cal_nt_questions(struct ecdma_gf_cal *cal)
+{
+	u64 l2 = cal->l2 ? cal->l2 : ECDMA_GF_L2_DEFAULT;
+	int c;
+
+	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+		if (!ecdma_gf_cal_nt_disks[c])
+			continue;
+		cal->nt_block[c] = c == ECDMA_GF_CLS_BIG ?
+				   cal_nt_block(cal->l2) :
+				   ecdma_gf_cal_block(c);
+		if ((u64)(ecdma_gf_cal_nt_disks[c] + ECDMA_GF_CAL_OUTS) *
+		    cal->nt_block[c] < l2)
+			cal->nt_fits |= BIT(c);
+	}
 }
 
 /**
@@ -471,6 +531,8 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 		cal->llc_src = ECDMA_GF_LLC_PROBED;
 	}
 	cal->reuse_window = ecdma_gf_reuse_window(cal->llc);
+	cal->l2 = env->l2;
+	cal_nt_questions(cal);
 	/*
 	 * A probe only widens the default: a small result is as likely a
 	 * noisy moment of a shared host as a small cache (ecdma-simd.rst).
@@ -497,12 +559,22 @@ int ecdma_gf_calibrate(const struct ecdma_gf_algo *algo,
 
 	start = env->now_ns();
 	for (rd = 0; rd < ECDMA_GF_CAL_ROUNDS; rd++) {
-		if (rd && env->now_ns() - start > env->max_ns)
+		u64 t = env->now_ns() - start;
+
+		/*
+		 * Within max_ns, or if this round too should end within
+		 * ECDMA_GF_CAL_LONG of it: a host with slow memory (100 ms a
+		 * round) would otherwise decide on one sample each, and one
+		 * cold sample there was half the others (ecdma-simd.rst).
+		 */
+		if (rd && t > env->max_ns &&
+		    div_u64(t, rd) * (rd + 1) > ECDMA_GF_CAL_LONG * env->max_ns)
 			break;
 		cal_round(&r, buf, cal);
 		cal->nt_wr = max(cal->nt_wr, cal_nt_write(&r, buf));
 		cal->rounds++;
 	}
+	cal->ns = env->now_ns() - start;
 	cal->done = true;
 	ecdma_gf_cal_decide(cal);
 	return 0;

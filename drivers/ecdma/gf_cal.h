@@ -14,8 +14,16 @@
 #define ECDMA_GF_CAL_NARROW	4
 #define ECDMA_GF_CAL_OUTS	4
 #define ECDMA_GF_CAL_BLOCKS	(ECDMA_GF_CAL_DISKS + ECDMA_GF_CAL_OUTS)
-/* the buffer ecdma_gf_calibrate() works in: one stripe of big blocks */
-#define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
+/* cold measurements work in one stripe of big blocks */
+#define ECDMA_GF_CAL_COLD_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_BIG)
+/*
+ * The big class's hot store question is asked of a stripe of twice the L2
+ * (gf_cal.c), in blocks of at most this; the L2 taken if CPUID reports none
+ */
+#define ECDMA_GF_CAL_NT_BIG_MAX	(512 * 1024)
+#define ECDMA_GF_L2_DEFAULT	(1024 * 1024ULL)
+/* the buffer ecdma_gf_calibrate() works in: that stripe at its biggest */
+#define ECDMA_GF_CAL_BUF_BYTES	(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_NT_BIG_MAX)
 /*
  * Most inputs of a class's own hot store measurement (NT or regular on
  * cached outputs; ecdma_gf_cal_nt_disks[]): the 64 KiB class's 8-input
@@ -33,8 +41,12 @@
 #define ECDMA_GF_CAL_ROUNDS	3	/* at most; each measures all ways */
 /* a hot measurement lasts at least this long (gf_cal.c) */
 #define ECDMA_GF_CAL_HOT_NS	200000ULL
+/* a class's hot store question per kind, at most, or it is not asked */
+#define ECDMA_GF_CAL_NT_Q_NS	10000000ULL
 /* rounds start within this long (struct ecdma_gf_cal_env's @max_ns) */
 #define ECDMA_GF_CAL_MAX_NS	40000000ULL
+/* or, rounds that should end within this many times as long: 400 ms */
+#define ECDMA_GF_CAL_LONG	10
 
 /*
  * The cache probe where CPUID reports none (gf_llc.c): stripes of
@@ -86,8 +98,10 @@ enum ecdma_gf_cal_way {
  * @xor_max: most sources @xor_lib takes at once
  * @piece: bytes of all blocks per call, as xc_range() splits; 0: whole
  * @llc: bytes of the last-level cache (ecdma_simd_llc_bytes()); 0: unknown
+ * @l2: bytes of one core's L2 (ecdma_simd_l2_bytes()); 0: unknown
  * @llc_buf: ECDMA_GF_LLC_BUF_BYTES to measure it in if @llc is 0, or NULL
- * @max_ns: no new round starts after this long (the first always runs);
+ * @max_ns: no new round starts after this long (the first always runs),
+ *	unless it should end within ECDMA_GF_CAL_LONG times as long;
  *	the cache probe, before, gets ECDMA_GF_LLC_BUDGET times as long
  * @resched: called between measurements (cond_resched()), or NULL
  */
@@ -101,6 +115,7 @@ struct ecdma_gf_cal_env {
 	unsigned int xor_max;
 	size_t piece;
 	u64 llc;
+	u64 l2;
 	u8 *llc_buf;
 	u64 max_ns;
 	void (*resched)(void);
@@ -110,6 +125,7 @@ struct ecdma_gf_cal_env {
  * struct ecdma_gf_cal - what a calibration found and chose, for hot and cold
  * @done: it ran
  * @rounds: rounds measured
+ * @ns: how long they took (after the cache probe)
  * @block: the block size measured for each class
  * @mbps: [band][class][kind][way][hot, cold]: best MB/s of data; 0: not
  *	measured (RS in the narrow band)
@@ -121,13 +137,22 @@ struct ecdma_gf_cal_env {
  *	store kind) was faster cold than the kernel's code; 0: lost all, or
  *	no kernel's code to compare with
  * @nt_hot: [class][kind][0 regular, 1 NT]: best MB/s hot of the GF algo
- *	with ECDMA_GF_CAL_NT_DISKS inputs, where @nt's cached bit of that
- *	class is decided; 0: not measured (the wide band's numbers decide)
+ *	with ecdma_gf_cal_nt_disks[class] inputs of @nt_block[class] bytes,
+ *	where @nt's cached bit of that class is decided; 0: not measured (the
+ *	wide band's numbers decide, unless @nt_fits says)
+ * @nt_block: [class]: block of its hot store question, and the one whose
+ *	ECDMA_GF_CAL_DISKS multiple a request needs for NT on cached outputs
+ *	(ecdma_gf_nt_mask()); 0: the class's calibration block
+ * @nt_fits: bit c: class c's hot store question was not asked, its stripe
+ *	fitting in the L2: no NT on cached outputs of that class
+ * @nt_slow: [kind]: bit c: the same for that kind, as it would have taken
+ *	longer than ECDMA_GF_CAL_NT_Q_NS (in every round)
  * @nt: [kind]: bit c: NT stores pay for class c (measured in the wide band)
  *	on outputs not cached; bit ECDMA_GF_NT_CACHED(c): on cached ones too
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
  * @llc: last-level cache, bytes, from @env or measured; 0: unknown
+ * @l2: L2 of one core, bytes, from @env; 0: unknown
  * @llc_src: where @llc comes from (enum ecdma_gf_llc_src)
  * @llc_gain: [i]: the probe's gain at its stripe i (ecdma_gf_llc_pick());
  *	0: not measured
@@ -136,6 +161,7 @@ struct ecdma_gf_cal_env {
 struct ecdma_gf_cal {
 	bool done;
 	int rounds;
+	u64 ns;
 	u32 block[ECDMA_GF_CLS_NR];
 	u32 mbps[ECDMA_GF_BAND_NR][ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR]
 		[ECDMA_GF_CAL_WAYS][2];
@@ -145,9 +171,13 @@ struct ecdma_gf_cal {
 	u8 lib_xor_cold[ECDMA_GF_BAND_NR];
 	u8 gf_cold_won[ECDMA_GF_BAND_NR][ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR];
 	u32 nt_hot[ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR][2];
+	u32 nt_block[ECDMA_GF_CLS_NR];
+	u8 nt_fits;
+	u8 nt_slow[ECDMA_GF_KIND_NR];
 	u8 nt[ECDMA_GF_KIND_NR];
 	u32 nt_wr;
 	u64 llc;
+	u64 l2;
 	u8 llc_src;
 	u16 llc_gain[ECDMA_GF_LLC_STEPS];
 	u64 reuse_window;

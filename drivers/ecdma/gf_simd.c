@@ -78,8 +78,11 @@ static void simd_cpuid(u32 leaf, u32 sub, u32 *r)
 }
 #endif
 
-/* Largest data/unified cache of CPUID leaf 4 or 0x8000001d; 0 if none */
-static u64 simd_leaf_cache(u32 leaf)
+/*
+ * Largest data/unified cache of CPUID leaf 4 or 0x8000001d at @level (0:
+ * any level); 0 if none
+ */
+static u64 simd_leaf_cache(u32 leaf, u32 level)
 {
 	u64 best = 0;
 	u32 r[4], sub;
@@ -94,6 +97,8 @@ static u64 simd_leaf_cache(u32 leaf)
 			break;
 		if (type == 2)		/* instruction cache */
 			continue;
+		if (level && ((r[0] >> 5) & 7) != level)
+			continue;
 		size = (u64)((r[1] >> 22) + 1) * (((r[1] >> 12) & 0x3ff) + 1) *
 		       ((r[1] & 0xfff) + 1) * ((u64)r[2] + 1);
 		best = max(best, size);
@@ -107,9 +112,20 @@ static u64 simd_leaf_cache(u32 leaf)
  */
 u64 ecdma_simd_llc_bytes(void)
 {
-	u64 llc = simd_leaf_cache(4);
+	u64 llc = simd_leaf_cache(4, 0);
 
-	return llc ? llc : simd_leaf_cache(0x8000001d);
+	return llc ? llc : simd_leaf_cache(0x8000001d, 0);
+}
+
+/**
+ * ecdma_simd_l2_bytes() - the level-2 cache of one core the CPU reports
+ * Return: bytes, or 0 if the CPU won't say.
+ */
+u64 ecdma_simd_l2_bytes(void)
+{
+	u64 l2 = simd_leaf_cache(4, 2);
+
+	return l2 ? l2 : simd_leaf_cache(0x8000001d, 2);
 }
 
 /**

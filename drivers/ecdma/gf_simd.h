@@ -127,6 +127,7 @@ void ecdma_gf_prep_affine(const u8 *matrix, int k, int m, u8 *tbls);
 #define ECDMA_SIMD_CHUNK_BUDGET	(256 * 1024)
 
 u64 ecdma_simd_llc_bytes(void);
+u64 ecdma_simd_l2_bytes(void);
 size_t ecdma_simd_chunk(int k, size_t step);
 int ecdma_simd_order(int k, int m, int group, const u8 *const *in,
 		     u8 *const *out, int *ord);

@@ -96,6 +96,8 @@ static u8 ecdma_cpu_lib_cold[2][ECDMA_GF_BAND_NR] = {
 
 /* [kind]: bit c: NT stores for class c outputs not cached, as calibrated */
 static u8 ecdma_cpu_nt_cls[ECDMA_GF_KIND_NR];
+/* [class]: the block of its hot store question (ecdma_gf_nt_mask()) */
+static u32 ecdma_cpu_nt_block[ECDMA_GF_CLS_NR];
 /* nt_threshold was set to a number: it decides, not the calibration */
 static bool ecdma_cpu_nt_fixed;
 /* the calibration's reuse window (ecdma_gf_reused()) */
@@ -168,6 +170,8 @@ static void ecdma_cpu_apply(void)
 	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		WRITE_ONCE(ecdma_cpu_nt_cls[kind], c->nt[kind]);
+	for (b = 0; b < ECDMA_GF_CLS_NR; b++)
+		WRITE_ONCE(ecdma_cpu_nt_block[b], c->nt_block[b]);
 	WRITE_ONCE(ecdma_cpu_reuse_window, c->reuse_window);
 }
 
@@ -268,15 +272,23 @@ static void ecdma_cpu_cal_log_class(const struct ecdma_gf_cal *cal, int c,
 		ecdma_gf_cls_names[c], ECDMA_GF_CAL_NARROW, line);
 }
 
-/* a class's hot store measurement with more inputs, if it has one */
+/* a class's own hot store measurement, if it has one */
 static void ecdma_cpu_cal_log_nt_hot(const struct ecdma_gf_cal *cal, int c)
 {
 	const u32 (*h)[2] = cal->nt_hot[c];
 
 	if (!ecdma_gf_cal_nt_disks[c])
 		return;
-	pr_info("calibration %s, %d inputs (MB/s hot): P+Q gf %u gf_nt %u; XOR gf %u gf_nt %u; RS gf %u gf_nt %u\n",
+	if (cal->nt_fits & BIT(c)) {
+		pr_info("calibration %s, %d inputs of %u KiB hot: not measured, fits in the L2 (%llu KiB): regular stores on cached outputs\n",
+			ecdma_gf_cls_names[c], ecdma_gf_cal_nt_disks[c],
+			cal->nt_block[c] >> 10, cal->l2 >> 10);
+		return;
+	}
+	/* 0 0: too slow to ask (struct ecdma_gf_cal's @nt_slow) */
+	pr_info("calibration %s, %d inputs of %u KiB (MB/s hot): P+Q gf %u gf_nt %u; XOR gf %u gf_nt %u; RS gf %u gf_nt %u\n",
 		ecdma_gf_cls_names[c], ecdma_gf_cal_nt_disks[c],
+		cal->nt_block[c] >> 10,
 		h[ECDMA_GF_KIND_PQ][0], h[ECDMA_GF_KIND_PQ][1],
 		h[ECDMA_GF_KIND_XOR][0], h[ECDMA_GF_KIND_XOR][1],
 		h[ECDMA_GF_KIND_RS][0], h[ECDMA_GF_KIND_RS][1]);
@@ -297,9 +309,11 @@ static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,
 	ecdma_cpu_band_str(xor, sizeof(xor), cal->lib_xor, cal->lib_xor_cold);
 	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
 		ecdma_cpu_nt_cls_str(nt[k], sizeof(nt[k]), cal->nt[k]);
-	pr_info("calibrated: raid6 %s, gf %s, %d rounds: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB %s, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
-		raid6_call.name, algo, cal->rounds, pq, xor, cal->nt_wr,
+	pr_info("calibrated: raid6 %s, gf %s, %d rounds in %llu ms: P+Q %s, XOR %s; stores (NT writes %u MB/s, LLC %llu KiB %s, L2 %llu KiB, reuse window %llu KiB): xor %s, pq %s, rs %s\n",
+		raid6_call.name, algo, cal->rounds,
+		div_u64(cal->ns, NSEC_PER_MSEC), pq, xor, cal->nt_wr,
 		cal->llc >> 10, ecdma_gf_llc_src_names[cal->llc_src],
+		cal->l2 >> 10,
 		cal->reuse_window >> 10,
 		nt[ECDMA_GF_KIND_XOR], nt[ECDMA_GF_KIND_PQ],
 		nt[ECDMA_GF_KIND_RS]);
@@ -327,6 +341,7 @@ void ecdma_cpu_calibrate(const struct ecdma_gf_algo *algo)
 		.max_ns = ECDMA_GF_CAL_MAX_NS,
 		.resched = ecdma_cpu_cal_resched,
 		.llc = ecdma_simd_llc_bytes(),
+		.l2 = ecdma_simd_l2_bytes(),
 	};
 	struct ecdma_gf_cal *cal;
 	u8 *buf = NULL, *tbls = NULL;
@@ -384,6 +399,8 @@ void ecdma_cpu_exec_policy(struct ecdma_ec_exec_policy *pol)
 	}
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++)
 		pol->nt[kind] = fixed ? 0 : READ_ONCE(ecdma_cpu_nt_cls[kind]);
+	for (b = 0; b < ECDMA_GF_CLS_NR; b++)
+		pol->nt_block[b] = READ_ONCE(ecdma_cpu_nt_block[b]);
 	pol->reuse_window = READ_ONCE(ecdma_cpu_reuse_window);
 }
 

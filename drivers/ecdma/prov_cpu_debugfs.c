@@ -41,14 +41,21 @@ static void calibration_show_rows(struct seq_file *m,
 }
 
 /*
- * "<kind><n> gf h gf_nt h": the hot store measurement with n inputs that
- * decides the class's NT on cached outputs, where one was made
+ * "nt_hot inputs n block b [fits_l2]" and "<kind><n> gf h gf_nt h": the hot
+ * store measurement with n inputs of b bytes that decides the class's NT on
+ * cached outputs, where one was made ("fits_l2": not asked, regular;
+ * "<kind><n> slow": too slow to ask, regular)
  */
 static void calibration_show_nt_hot(struct seq_file *m,
 				    const struct ecdma_gf_cal *cal, int c)
 {
 	int kind;
 
+	if (!ecdma_gf_cal_nt_disks[c])
+		return;
+	seq_printf(m, "nt_hot inputs %d block %u%s\n",
+		   ecdma_gf_cal_nt_disks[c], cal->nt_block[c],
+		   cal->nt_fits & BIT(c) ? " fits_l2" : "");
 	for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
 		const u32 *h = cal->nt_hot[c][kind];
 
@@ -56,6 +63,9 @@ static void calibration_show_nt_hot(struct seq_file *m,
 			seq_printf(m, "%s%d gf %u gf_nt %u\n",
 				   ecdma_gf_kind_names[kind],
 				   ecdma_gf_cal_nt_disks[c], h[0], h[1]);
+		else if (cal->nt_slow[kind] & BIT(c))
+			seq_printf(m, "%s%d slow\n", ecdma_gf_kind_names[kind],
+				   ecdma_gf_cal_nt_disks[c]);
 	}
 }
 
@@ -94,14 +104,16 @@ static int calibration_show(struct seq_file *m, void *v)
 			for (b = ECDMA_GF_BAND_NR - 1; b >= 0; b--)
 				calibration_show_rows(m, &cal, b, c);
 		}
-		seq_printf(m, "nt_write %u\n", cal.nt_wr);
+		seq_printf(m, "nt_write %u\ncalibration_ms %llu\n", cal.nt_wr,
+			   div_u64(cal.ns, NSEC_PER_MSEC));
 	}
 	/* outputs written within the window count as cached: no NT */
 	seq_printf(m, "llc %llu\nllc_source %s\nllc_gain", cal.llc,
 		   ecdma_gf_llc_src_names[cal.llc_src]);
 	for (c = 0; c < ECDMA_GF_LLC_STEPS; c++)
 		seq_printf(m, " %u", cal.llc_gain[c]);
-	seq_printf(m, "\nreuse_window %llu\n", cal.reuse_window);
+	seq_printf(m, "\nl2 %llu\nreuse_window %llu\n", cal.l2,
+		   cal.reuse_window);
 	for (pq = 1; pq >= 0; pq--) {
 		enum ecdma_cpu_path p = ecdma_cpu_path_get(pq);
 

@@ -155,18 +155,18 @@ static void test_decide_nt_cached(void)
 	bad += cal.lib_pq[NARROW] != (CLS64 | CLSBIG);
 	/* cached NT from the calibration's data on (8 blocks), not aliased */
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, 65536, 8, false), true) !=
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 8, false), true) !=
 	       ECDMA_GF_NT;
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, 65536, 7, false), true) != 0;
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 7, false), true) != 0;
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, 65536, 7, false), false) !=
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 7, false), false) !=
 	       ECDMA_GF_NT;
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, 65536, 16, true), true) != 0;
-	bad += ecdma_gf_nt_mask(pq, 1 << 20, 1, false) != pq;
-	bad += ecdma_gf_nt_mask(pq, 131072, 8, false) != pq;
-	bad += ecdma_gf_nt_mask(pq, 131072, 7, false) != CLSBIG;
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 16, true), true) != 0;
+	bad += ecdma_gf_nt_mask(pq, NULL, 1 << 20, 1, false) != pq;
+	bad += ecdma_gf_nt_mask(pq, NULL, 131072, 8, false) != pq;
+	bad += ecdma_gf_nt_mask(pq, NULL, 131072, 7, false) != CLSBIG;
 	ksft_test_result(!bad,
 			 "decide_nt_for_cached_outputs_where_nt_won_hot_too (rs %#x pq %#x lib_pq %#x/%#x)\n",
 			 rs, pq, cal.lib_pq[NARROW], cal.lib_pq[WIDE]);
@@ -366,7 +366,12 @@ static void test_measure_fake(void)
 	bad = ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) != 0;
 	bad += cal.rounds != 1 || not_both(cal.lib_pq, 0) ||
 	       not_both(cal.lib_xor, 0);
-	bad += fk.max_len != ECDMA_GF_CAL_BIG;
+	/*
+	 * the biggest block: the big class's hot store question, its stripe
+	 * twice the default L2 (2 MiB / 12 blocks, up to 64 KiB multiples)
+	 */
+	bad += cal.nt_block[ECDMA_GF_CLS_BIG] != 192 * 1024 ||
+	       fk.max_len != cal.nt_block[ECDMA_GF_CLS_BIG];
 	env.flush = NULL;
 	bad += ecdma_gf_calibrate(&fk_algo, &env, fk.buf, tbls, &cal) !=
 	       -EINVAL || cal.done || not_both(cal.lib_pq, ECDMA_GF_CLS_ALL);

@@ -216,11 +216,180 @@ static void test_decide_nt_hot(void)
 			 cal.nt[rs], cal.nt[pq], cal.nt[ECDMA_GF_KIND_XOR]);
 }
 
+/*
+ * A fake host with an L2 of fp.l2 bytes, in picoseconds per byte of data
+ * (1: 1 TB/s):
+ * hot regular stores 1 while the request's blocks fit in it and 3 past
+ * it, NT 2; cold (flushed) regular 5, NT 2.  RS (4 outputs) costs
+ * fp.rs_slow times as much.  So NT wins cold everywhere and hot only past
+ * the L2, the crossover a calibration must find.
+ */
+static struct {
+	u64 ps;
+	u64 l2;
+	unsigned int rs_slow;
+	u8 *buf;
+	bool cold[ECDMA_GF_CAL_BUF_BYTES / 4096];
+} fp;
+
+static u64 fp_now(void)
+{
+	return fp.ps / 1000;
+}
+
+static void fp_flush(void *p, size_t len)
+{
+	size_t pg = ((u8 *)p - fp.buf) / 4096;
+
+	for (; pg < (((u8 *)p - fp.buf) + len) / 4096; pg++)
+		fp.cold[pg] = true;
+}
+
+static void fp_encode(size_t len, int k, int m, const u8 *tbls,
+		      const u8 *const *in, u8 *const *out, unsigned int flags)
+{
+	size_t pg = (in[0] - fp.buf) / 4096;
+	bool nt = flags & ECDMA_GF_NT;
+	u64 cost = nt ? 2 : 1;
+
+	(void)tbls;
+	(void)out;
+	if (fp.cold[pg])
+		cost = nt ? 2 : 5;
+	else if (!nt && (u64)(k + m) * len > fp.l2)
+		cost = 3;
+	if (m == ECDMA_GF_CAL_OUTS)
+		cost *= fp.rs_slow;
+	fp.ps += (u64)len * k * cost;
+	for (; pg < (in[0] - fp.buf + (u64)(k + m) * len) / 4096; pg++)
+		fp.cold[pg] = false;
+}
+
+static void fp_xor(size_t len, int k, const u8 *const *in, u8 *out,
+		   unsigned int flags)
+{
+	fp_encode(len, k, 1, NULL, in, &out, flags);
+}
+
+static const struct ecdma_gf_algo fp_algo = {
+	.name = "l2-edge",
+	.tbl_bytes = ECDMA_GF_NIBBLE_TBL_BYTES,
+	.prep = sl_prep,
+	.encode = fp_encode,
+	.xor = fp_xor,
+};
+
+/* one calibration on the fake host with an L2 of @l2 (also given as env's) */
+static int fp_calibrate_in(u64 l2, unsigned int rs_slow, u64 max_ns,
+			   u8 *tbls, struct ecdma_gf_cal *cal)
+{
+	const struct ecdma_gf_cal_env env = {
+		.now_ns = fp_now, .flush = fp_flush, .max_ns = max_ns,
+		.l2 = l2,
+	};
+
+	memset(fp.cold, 0, sizeof(fp.cold));
+	fp.ps = 0;
+	fp.l2 = l2;
+	fp.rs_slow = rs_slow;
+	return ecdma_gf_calibrate(&fp_algo, &env, fp.buf, tbls, cal);
+}
+
+static int fp_calibrate(u64 l2, unsigned int rs_slow, u8 *tbls,
+			struct ecdma_gf_cal *cal)
+{
+	return fp_calibrate_in(l2, rs_slow, ~0ULL, tbls, cal);
+}
+
+/*
+ * NT on cached outputs where the hot question, asked past the L2, found it
+ * faster, and applied from that much data: not for 64 KiB blocks on a
+ * 2 MiB L2 (their 12-input stripe fits), for big blocks from 8 of 384 KiB
+ * there (a 4.5 MiB stripe); the 64 KiB question asked on a 512 KiB L2; a
+ * kind too slow to ask keeps regular stores.
+ */
+static void test_nt_past_the_l2(void)
+{
+	const int c64 = ECDMA_GF_CLS_64K, big = ECDMA_GF_CLS_BIG;
+	const unsigned int cached64 = BIT(ECDMA_GF_NT_CACHED(c64));
+	const unsigned int cachedbig = BIT(ECDMA_GF_NT_CACHED(big));
+	u8 *tbls = test_alloc(ECDMA_GF_CAL_TBL_BYTES);
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0, nt;
+	u64 t;
+	int k;
+
+	fp.buf = test_alloc(ECDMA_GF_CAL_BUF_BYTES);
+	bad += fp_calibrate(2 << 20, 1, tbls, &cal) != 0;
+	bad += cal.l2 != 2 << 20 || cal.nt_fits != BIT(c64) ||
+	       cal.nt_block[c64] != 65536 || cal.nt_block[big] != 384 * 1024;
+	for (k = 0; k < ECDMA_GF_KIND_NR; k++) {
+		/* NT cold for 64 KiB and big, cached only for big */
+		bad += cal.nt[k] != (BIT(c64) | BIT(big) | cachedbig);
+		bad += cal.nt_hot[c64][k][0] || !cal.nt_hot[big][k][0] ||
+		       cal.nt_hot[big][k][1] <= cal.nt_hot[big][k][0];
+		bad += cal.nt_slow[k] != 0;
+	}
+	nt = cal.nt[ECDMA_GF_KIND_RS];
+	/* from 8 x 384 KiB of data: 4 of 1 MiB, not 8 of 128 KiB */
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 4, false) != nt;
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 384 << 10, 8, false) != nt;
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 384 << 10, 7, false) !=
+	       (nt & ~cachedbig);
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 128 << 10, 12, false) !=
+	       (nt & ~cachedbig);
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 16, true) !=
+	       (nt & ~cachedbig);
+	ksft_test_result(!bad, "cached_nt_decided_past_a_2m_l2 (rs %#x, big block %u)\n",
+			 nt, cal.nt_block[big]);
+
+	/* a 512 KiB L2: the 64 KiB question is asked, and NT wins it */
+	bad = fp_calibrate(512 << 10, 1, tbls, &cal) != 0;
+	bad += cal.nt_fits || cal.nt_block[big] != ECDMA_GF_CAL_BIG;
+	for (k = 0; k < ECDMA_GF_KIND_NR; k++)
+		bad += cal.nt[k] != (BIT(c64) | BIT(big) | cached64 | cachedbig);
+	/* 8 MiB: the big block at its cap; none reported: 1 MiB's */
+	bad += fp_calibrate(8 << 20, 1, tbls, &cal) != 0 ||
+	       cal.nt_block[big] != ECDMA_GF_CAL_NT_BIG_MAX;
+	bad += fp_calibrate(0, 1, tbls, &cal) != 0 ||
+	       cal.nt_block[big] != 192 * 1024 || cal.nt_fits;
+	ksft_test_result(!bad, "cached_nt_question_sized_by_the_l2\n");
+
+	/* RS at 10 MB/s: its questions would take 0.3-0.4 s, not asked */
+	bad = fp_calibrate(512 << 10, 100000, tbls, &cal) != 0;
+	bad += cal.nt_slow[ECDMA_GF_KIND_RS] != (BIT(c64) | BIT(big)) ||
+	       cal.nt_hot[c64][ECDMA_GF_KIND_RS][0] ||
+	       cal.nt_hot[big][ECDMA_GF_KIND_RS][0];
+	bad += cal.nt[ECDMA_GF_KIND_RS] != (BIT(c64) | BIT(big));
+	bad += cal.nt[ECDMA_GF_KIND_PQ] !=
+	       (BIT(c64) | BIT(big) | cached64 | cachedbig);
+	ksft_test_result(!bad, "cached_nt_not_asked_where_too_slow (rs %#x)\n",
+			 cal.nt[ECDMA_GF_KIND_RS]);
+
+	/*
+	 * Rounds of T each: past max_ns, more start while the next should end
+	 * within ECDMA_GF_CAL_LONG times max_ns (3T <= 10 T/2), not where a
+	 * round alone is more than that (2T > 10 T/8)
+	 */
+	bad = fp_calibrate(2 << 20, 1, tbls, &cal) != 0 ||
+	      cal.rounds != ECDMA_GF_CAL_ROUNDS;
+	t = div_u64(cal.ns, cal.rounds);
+	bad += fp_calibrate_in(2 << 20, 1, t / 2, tbls, &cal) != 0 ||
+	       cal.rounds != ECDMA_GF_CAL_ROUNDS;
+	bad += fp_calibrate_in(2 << 20, 1, t / 8, tbls, &cal) != 0 ||
+	       cal.rounds != 1;
+	ksft_test_result(!bad, "slow_rounds_still_three_within_the_long_budget (%llu ns a round)\n",
+			 (unsigned long long)t);
+	free(fp.buf);
+	free(tbls);
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(3);
+	ksft_set_plan(7);
 	test_slow_start();
 	test_decide_nt_hot();
+	test_nt_past_the_l2();
 	return ksft_finished();
 }

@@ -37,14 +37,26 @@ done
 cal=/sys/kernel/debug/ecdma/calibration
 n='[0-9]+/[0-9]+'
 w='gf_cold_won [0-9]+'
+# a class's own hot rows: three, or none where its stripe fits in the L2
+nt_rows=ok
+for cl in 64k:12 big:8; do
+	want=3
+	grep -A1 "^class ${cl%:*}" $cal | grep -q 'fits_l2$' && want=0
+	[ "$(grep -A4 "^class ${cl%:*}" $cal | grep -c -E "^(pq|xor|rs)${cl#*:} (gf [1-9][0-9]* gf_nt [1-9][0-9]*|slow)$")" = $want ] ||
+		nt_rows=bad
+done
+[ "$(grep -c -E '^[a-z]+(12|8) (gf|slow)' $cal)" -le 6 ] || nt_rows=bad
 [ "$(grep -c -E "^class (4k|64k|big) block [0-9]+$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^pq lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^xor lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^rs lib 0/0 gf $n gf_nt $n$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^pq4 lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
 	[ "$(grep -c -E "^xor4 lib $n gf $n gf_nt $n $w$" $cal)" = 3 ] &&
-	[ "$(grep -A3 '^class 64k' $cal | grep -c -E '^(pq|xor|rs)12 gf [1-9][0-9]* gf_nt [1-9][0-9]*$')" = 3 ] &&
-	[ "$(grep -c -E '^[a-z]+12 gf' $cal)" = 3 ] &&
+	[ "$(grep -A1 '^class 64k' $cal | grep -c -E '^nt_hot inputs 12 block 65536( fits_l2)?$')" = 1 ] &&
+	[ "$(grep -A1 '^class big' $cal | grep -c -E '^nt_hot inputs 8 block [0-9]+( fits_l2)?$')" = 1 ] &&
+	[ "$(grep -c '^nt_hot ' $cal)" = 2 ] &&
+	[ "$nt_rows" = ok ] &&
+	grep -q -E '^l2 [0-9]+$' $cal &&
 	grep -q -E '^reuse_window [1-9][0-9]*$' $cal &&
 	ktap_ok calibration_in_debugfs || ktap_fail calibration_in_debugfs
 # the cache: CPUID's word, or measured where CPUID has none (QEMU's TCG
@@ -67,11 +79,13 @@ sed 's/^/# /' $cal
 # *_active format.  NT (for outputs not cached, never 4 KiB blocks, taken
 # as cached) when faster cold than regular stores with 8 inputs
 # ("<kind>" rows), for cached ones too when also faster hot ("regular/nt":
-# only not cached), by the 12-input row ("<kind>12") where the class has
-# one.  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
+# only not cached), by the class's own hot row ("<kind><n>" after its
+# "nt_hot inputs n block b" line) where it has one, never where that line
+# says "fits_l2" or the row "slow" (too slow to ask: TCG's RS).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
 # outputs in the cache get lib when measured and at least as fast hot as
-# the GF algo with their stores (regular with 4 inputs: too little data
-# for NT on cached outputs), the others lib when at least as fast cold
+# the GF algo with their stores (regular with 4 inputs, or 8 of a block
+# smaller than the hot row's: too little data for NT on cached outputs),
+# the others lib when at least as fast cold
 # as the GF algo with the store kind chosen, or unless it won that in
 # every round ("gf_cold_won" of the header's rounds); "hot/cold" where
 # they differ.
@@ -100,14 +114,17 @@ expect() {
 		return "4k:" a " 64k:" b " big:" d
 	}
 	$1 == "#" && $(NF) == "rounds" { rounds = $(NF - 1) }
-	$1 == "class" { c = $2 }
-	# "<kind>12 gf h gf_nt h", before the class rows: decides cached NT
-	$1 == kind "12" && $2 == "gf" { n12[c] = 1; nt12[c] = $5 > $3 }
+	$1 == "class" { c = $2; cb[c] = $4; nb[c] = $4 }
+	# "nt_hot inputs n block b [fits_l2]", "<kind><n> gf h gf_nt h",
+	# before the class rows: decide cached NT
+	$1 == "nt_hot" { ni[c] = $3; nb[c] = $5; fits[c] = $6 == "fits_l2" }
+	ni[c] && $1 == kind ni[c] && $2 == "gf" { n12[c] = 1; nt12[c] = $5 > $3 }
 	$1 == kind && $2 == "lib" {
 		nt[c] = c != "4k" && cold($7) > cold($5)
-		ntc[c] = nt[c] && (n12[c] ? nt12[c] : hot($7) > hot($5))
+		ntc[c] = nt[c] && (ni[c] ? !fits[c] && n12[c] && nt12[c] :
+			hot($7) > hot($5))
 		st[c] = ntc[c] ? "nt" : nt[c] ? "regular/nt" : "regular"
-		wd[c] = lib(nt[c], ntc[c])
+		wd[c] = lib(nt[c], ntc[c] && nb[c] <= cb[c])
 	}
 	$1 == kind "4" && $2 == "lib" { nw[c] = lib(nt[c], 0) }
 	END {

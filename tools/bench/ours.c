@@ -101,7 +101,8 @@ static void engine_prep(struct impl *im, const struct cfg *c)
 	im->flags = ecdma_gf_flags(c->B, c->op == OP_UPD, 0, cal.nt[kind],
 				   false);
 	im->flags_cached = ecdma_gf_flags(c->B, c->op == OP_UPD, 0,
-					  ecdma_gf_nt_mask(cal.nt[kind], c->B,
+					  ecdma_gf_nt_mask(cal.nt[kind],
+							   cal.nt_block, c->B,
 							   c->nin, false),
 					  true);
 	im->probe = c->op != OP_UPD && cls != BIT(ECDMA_GF_CLS_4K);
@@ -374,6 +375,7 @@ void ours_calibrate(void)
 		.now_ns = cal_now, .flush = cal_flush, .pq_lib = cal_pq,
 		.xor_lib = cal_xor, .xor_max = 4, .piece = ENGINE_BUDGET,
 		.max_ns = ECDMA_GF_CAL_MAX_NS, .llc = ecdma_simd_llc_bytes(),
+		.l2 = ecdma_simd_l2_bytes(),
 	};
 	/* as the module's: its choices depend on the pages (ecdma-simd.rst) */
 	u8 *buf = xalloc_4k(ECDMA_GF_CAL_BUF_BYTES);
@@ -423,8 +425,13 @@ void ours_calibrate(void)
 	for (b = 0; b < ECDMA_GF_CLS_NR; b++) {
 		if (!ecdma_gf_cal_nt_disks[b])
 			continue;
-		printf("#   %s k=%d hot, cached NT by it:", ecdma_gf_cls_names[b],
-		       ecdma_gf_cal_nt_disks[b]);
+		printf("#   %s k=%d %uK hot, cached NT by it:",
+		       ecdma_gf_cls_names[b], ecdma_gf_cal_nt_disks[b],
+		       cal.nt_block[b] >> 10);
+		if (cal.nt_fits & BIT(b)) {
+			printf(" not measured, fits in the L2: regular\n");
+			continue;
+		}
 		for (i = 0; i < ECDMA_GF_KIND_NR; i++)
 			printf(" %s gf %u gf_nt %u", ecdma_gf_kind_names[i],
 			       cal.nt_hot[b][i][0], cal.nt_hot[b][i][1]);
@@ -440,7 +447,8 @@ void ours_calibrate(void)
 			       (ECDMA_GF_LLC_MIN << b) >> 20,
 			       cal.llc_gain[b] / 1000.0);
 	}
-	printf("), reuse window %llu KiB", cal.reuse_window >> 10);
+	printf("), L2 %llu KiB, reuse window %llu KiB", cal.l2 >> 10,
+	       cal.reuse_window >> 10);
 	printf(" (outputs written within it count as cached)\n");
 	if (env.llc_buf)
 		munmap(env.llc_buf, ECDMA_GF_LLC_BUF_BYTES);

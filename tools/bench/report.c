@@ -485,7 +485,11 @@ static void rep_cal(FILE *out)
 	fprintf(out, " stores for xor/pq/rs");
 	fprintf(out, " on outputs cached/not (last-level cache %llu KiB %s,",
 		cal.llc >> 10, ecdma_gf_llc_src_names[cal.llc_src]);
-	fprintf(out, " reuse window %llu KiB)\n", cal.reuse_window >> 10);
+	fprintf(out, " reuse window %llu KiB; L2 %llu KiB: NT on cached",
+		cal.reuse_window >> 10, cal.l2 >> 10);
+	fprintf(out, " outputs from %d blocks of 64k %u KiB, big %u KiB)\n",
+		ECDMA_GF_CAL_DISKS, cal.nt_block[ECDMA_GF_CLS_64K] >> 10,
+		cal.nt_block[ECDMA_GF_CLS_BIG] >> 10);
 	for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 		fprintf(out, "#   %-3s P+Q %s/%s %s/%s, XOR %s/%s %s/%s, nt",
 			ecdma_gf_cls_names[c],
