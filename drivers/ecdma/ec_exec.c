@@ -413,7 +413,7 @@ static void xc_gf(struct ecdma_ec_xctx *x, u32 ioff, u8 *const *outs,
 	/* by the block's class, not the piece's; never NT into scratch */
 	if (!acc && real) {
 		nt = ecdma_gf_nt_mask(x->pol.nt[xc_kind(p)], x->pol.nt_block,
-				      p->len, p->nin, p->out_alias);
+				      p->len, p->nin, p->nout, p->out_alias);
 		flags = ecdma_gf_flags(p->len, false, x->pol.nt_min, nt,
 				       p->cached);
 	}

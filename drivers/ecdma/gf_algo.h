@@ -109,6 +109,11 @@ static inline enum ecdma_gf_band ecdma_gf_band(int nin)
 
 /* the bit of a store mask for NT on cached outputs of class @c */
 #define ECDMA_GF_NT_CACHED(c)	((c) + ECDMA_GF_CLS_NR)
+/*
+ * With ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG): also where a request has as
+ * many outputs as inputs, which the calibration asks apart (gf_cal.c)
+ */
+#define ECDMA_GF_NT_SQUARE	BIT(2 * ECDMA_GF_CLS_NR)
 
 /* data blocks of gf_cal.c's wide band, and its block of the big class */
 #define ECDMA_GF_CAL_DISKS	8
@@ -129,25 +134,31 @@ static inline size_t ecdma_gf_cal_block(enum ecdma_gf_cls c)
  *	(struct ecdma_gf_cal's @nt_block); NULL or 0: the calibration block
  * @len: bytes per block
  * @nin: inputs
+ * @nout: outputs
  * @alias: an output is also an input
  *
  * NT on cached outputs only for requests with at least the data the
  * calibration found it faster on (ECDMA_GF_CAL_DISKS blocks of that
  * block): with less, the stripe stays in the cache with regular stores too
- * (RS k = 4 at 64 KiB ran 0.5x with NT).  Never into an output that is
+ * (RS k = 4 at 64 KiB ran 0.5x with NT).  Big blocks with as many outputs
+ * as inputs only by their own answer (ECDMA_GF_NT_SQUARE): there NT writes
+ * carry as much as the reads, and their speed bounds the request (RS(4,4)
+ * of 1 MiB ran 0.85x with NT on Zen 5).  Never into an output that is
  * also an input, read again right away.
  *
  * Return: @nt_cls, without the cached bits where they do not apply.
  */
 static inline unsigned int ecdma_gf_nt_mask(unsigned int nt_cls,
 					    const u32 *nt_block, size_t len,
-					    int nin, bool alias)
+					    int nin, int nout, bool alias)
 {
 	enum ecdma_gf_cls c = ecdma_gf_cls(len);
 	size_t blk = nt_block && nt_block[c] ? nt_block[c] :
 		     ecdma_gf_cal_block(c);
 
-	if (alias || (u64)nin * len < (u64)ECDMA_GF_CAL_DISKS * blk)
+	if (alias || (u64)nin * len < (u64)ECDMA_GF_CAL_DISKS * blk ||
+	    (c == ECDMA_GF_CLS_BIG && nout >= nin &&
+	     !(nt_cls & ECDMA_GF_NT_SQUARE)))
 		return nt_cls & ECDMA_GF_CLS_ALL;
 	return nt_cls;
 }

@@ -70,6 +70,8 @@ static const u8 cal_hot_calls[ECDMA_GF_CLS_NR] = { 8, 2, 1 };
 static_assert(CAL_BLOCKS_MAX * 65536 <= ECDMA_GF_CAL_BUF_BYTES);
 static_assert(ECDMA_GF_CAL_BLOCKS * ECDMA_GF_CAL_NT_BIG_MAX <=
 	      ECDMA_GF_CAL_BUF_BYTES);
+static_assert(ECDMA_GF_CAL_COLD_BYTES + 2 * ECDMA_GF_CAL_OUTS *
+	      ECDMA_GF_CAL_NT_BIG_MAX <= ECDMA_GF_CAL_BUF_BYTES);
 /* stripes per cold measurement, at most */
 #define CAL_COLD_STRIPES	8
 
@@ -260,6 +262,21 @@ static void cal_nt_hot(const struct cal_run *r, int c, int kind, u8 *buf,
 					     cal->nt_block[c], c, kind,
 					     i ? ECDMA_GF_CAL_NT :
 					     ECDMA_GF_CAL_REG, false, buf));
+	/*
+	 * As many outputs as inputs, big blocks: the NT writes are as much
+	 * as the reads, and where their speed is the limit regular stores
+	 * win though the 8-input stripe chose NT (ECDMA_GF_NT_SQUARE).  Past
+	 * the cold measurements' part of @buf, whose last RS parity stays.
+	 */
+	if (c != ECDMA_GF_CLS_BIG || kind != ECDMA_GF_KIND_RS)
+		return;
+	for (i = 0; i < 2; i++)
+		cal->nt_square[i] = max(cal->nt_square[i],
+					cal_measure(r, ECDMA_GF_CAL_OUTS,
+						    cal->nt_block[c], c, kind,
+						    i ? ECDMA_GF_CAL_NT :
+						    ECDMA_GF_CAL_REG, false,
+						    buf + ECDMA_GF_CAL_COLD_BYTES));
 }
 
 /*
@@ -370,6 +387,7 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 							   cal->nt_block,
 							   ecdma_gf_cal_block(c),
 							   ecdma_gf_cal_disks[band],
+							   cal_outs(kind),
 							   false);
 			u32 gf_cold = m[nt & BIT(c) ?
 					ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][1];
@@ -457,8 +475,13 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 				reg = cal->nt_hot[c][kind][0];
 				nt = cal->nt_hot[c][kind][1];
 			}
-			if (nt > reg)
-				cal->nt[kind] |= BIT(ECDMA_GF_NT_CACHED(c));
+			if (nt <= reg)
+				continue;
+			cal->nt[kind] |= BIT(ECDMA_GF_NT_CACHED(c));
+			if (c == ECDMA_GF_CLS_BIG &&
+			    (kind != ECDMA_GF_KIND_RS || !cal->nt_square[0] ||
+			     cal->nt_square[1] > cal->nt_square[0]))
+				cal->nt[kind] |= ECDMA_GF_NT_SQUARE;
 		}
 	}
 	for (band = 0; band < ECDMA_GF_BAND_NR; band++)

@@ -140,6 +140,10 @@ struct ecdma_gf_cal_env {
  *	with ecdma_gf_cal_nt_disks[class] inputs of @nt_block[class] bytes,
  *	where @nt's cached bit of that class is decided; 0: not measured (the
  *	wide band's numbers decide, unless @nt_fits says)
+ * @nt_square: [0 regular, 1 NT]: best MB/s hot of RS of the big class with
+ *	ECDMA_GF_CAL_OUTS inputs and as many outputs, of @nt_block bytes,
+ *	asked with its hot question; decides ECDMA_GF_NT_SQUARE; 0: not
+ *	measured (then as the class's hot question)
  * @nt_block: [class]: block of its hot store question, and the one whose
  *	ECDMA_GF_CAL_DISKS multiple a request needs for NT on cached outputs
  *	(ecdma_gf_nt_mask()); 0: the class's calibration block
@@ -148,7 +152,8 @@ struct ecdma_gf_cal_env {
  * @nt_slow: [kind]: bit c: the same for that kind, as it would have taken
  *	longer than ECDMA_GF_CAL_NT_Q_NS (in every round)
  * @nt: [kind]: bit c: NT stores pay for class c (measured in the wide band)
- *	on outputs not cached; bit ECDMA_GF_NT_CACHED(c): on cached ones too
+ *	on outputs not cached; bit ECDMA_GF_NT_CACHED(c): on cached ones too;
+ *	ECDMA_GF_NT_SQUARE: big ones with as many outputs as inputs too
  * @nt_wr: MB/s of GF algo NT writes of cached input (reported); 0: not
  *	measured
  * @llc: last-level cache, bytes, from @env or measured; 0: unknown
@@ -171,6 +176,7 @@ struct ecdma_gf_cal {
 	u8 lib_xor_cold[ECDMA_GF_BAND_NR];
 	u8 gf_cold_won[ECDMA_GF_BAND_NR][ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR];
 	u32 nt_hot[ECDMA_GF_CLS_NR][ECDMA_GF_KIND_NR][2];
+	u32 nt_square[2];
 	u32 nt_block[ECDMA_GF_CLS_NR];
 	u8 nt_fits;
 	u8 nt_slow[ECDMA_GF_KIND_NR];

@@ -292,6 +292,11 @@ static void ecdma_cpu_cal_log_nt_hot(const struct ecdma_gf_cal *cal, int c)
 		h[ECDMA_GF_KIND_PQ][0], h[ECDMA_GF_KIND_PQ][1],
 		h[ECDMA_GF_KIND_XOR][0], h[ECDMA_GF_KIND_XOR][1],
 		h[ECDMA_GF_KIND_RS][0], h[ECDMA_GF_KIND_RS][1]);
+	if (c == ECDMA_GF_CLS_BIG && cal->nt_square[0])
+		pr_info("calibration %s, RS %d inputs %d outputs of %u KiB (MB/s hot): gf %u gf_nt %u\n",
+			ecdma_gf_cls_names[c], ECDMA_GF_CAL_OUTS,
+			ECDMA_GF_CAL_OUTS, cal->nt_block[c] >> 10,
+			cal->nt_square[0], cal->nt_square[1]);
 }
 
 static void ecdma_cpu_cal_log(const struct ecdma_gf_cal *cal,

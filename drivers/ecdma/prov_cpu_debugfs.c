@@ -44,7 +44,8 @@ static void calibration_show_rows(struct seq_file *m,
  * "nt_hot inputs n block b [fits_l2]" and "<kind><n> gf h gf_nt h": the hot
  * store measurement with n inputs of b bytes that decides the class's NT on
  * cached outputs, where one was made ("fits_l2": not asked, regular;
- * "<kind><n> slow": too slow to ask, regular)
+ * "<kind><n> slow": too slow to ask, regular); "rs4x4 gf h gf_nt h": RS
+ * with as many outputs as inputs, big blocks (ECDMA_GF_NT_SQUARE)
  */
 static void calibration_show_nt_hot(struct seq_file *m,
 				    const struct ecdma_gf_cal *cal, int c)
@@ -67,6 +68,10 @@ static void calibration_show_nt_hot(struct seq_file *m,
 			seq_printf(m, "%s%d slow\n", ecdma_gf_kind_names[kind],
 				   ecdma_gf_cal_nt_disks[c]);
 	}
+	if (c == ECDMA_GF_CLS_BIG && cal->nt_square[0])
+		seq_printf(m, "rs%dx%d gf %u gf_nt %u\n", ECDMA_GF_CAL_OUTS,
+			   ECDMA_GF_CAL_OUTS, cal->nt_square[0],
+			   cal->nt_square[1]);
 }
 
 /* "<kind>_nt<suffix>" and bit c of @bits per class */
@@ -139,6 +144,10 @@ static int calibration_show(struct seq_file *m, void *v)
 		calibration_show_nt(m, kind, "_cached",
 				    cal.nt[kind] >> ECDMA_GF_CLS_NR);
 	}
+	/* big cached outputs at least as many as the inputs (1: as _cached) */
+	if (cal.done)
+		seq_printf(m, "rs_nt_cached_square %u\n",
+			   !!(cal.nt[ECDMA_GF_KIND_RS] & ECDMA_GF_NT_SQUARE));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(calibration);

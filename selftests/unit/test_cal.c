@@ -140,7 +140,8 @@ static void test_decide_nt_cached(void)
 	rs = cal.nt[ECDMA_GF_KIND_RS];
 	pq = cal.nt[ECDMA_GF_KIND_PQ];
 	bad += rs != (CLS64 | CLSBIG | BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_64K)));
-	bad += pq != (CLSBIG | BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG)));
+	bad += pq != (CLSBIG | BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG)) |
+		      ECDMA_GF_NT_SQUARE);
 	bad += ecdma_gf_flags(65536, false, 0, rs, true) != ECDMA_GF_NT;
 	bad += ecdma_gf_flags(65536, false, 0, rs, false) != ECDMA_GF_NT;
 	bad += ecdma_gf_flags(1 << 20, false, 0, rs, true) != 0;
@@ -155,18 +156,18 @@ static void test_decide_nt_cached(void)
 	bad += cal.lib_pq[NARROW] != (CLS64 | CLSBIG);
 	/* cached NT from the calibration's data on (8 blocks), not aliased */
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, NULL, 65536, 8, false), true) !=
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 8, 4, false), true) !=
 	       ECDMA_GF_NT;
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, NULL, 65536, 7, false), true) != 0;
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 7, 4, false), true) != 0;
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, NULL, 65536, 7, false), false) !=
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 7, 4, false), false) !=
 	       ECDMA_GF_NT;
 	bad += ecdma_gf_flags(65536, false, 0,
-			      ecdma_gf_nt_mask(rs, NULL, 65536, 16, true), true) != 0;
-	bad += ecdma_gf_nt_mask(pq, NULL, 1 << 20, 1, false) != pq;
-	bad += ecdma_gf_nt_mask(pq, NULL, 131072, 8, false) != pq;
-	bad += ecdma_gf_nt_mask(pq, NULL, 131072, 7, false) != CLSBIG;
+			      ecdma_gf_nt_mask(rs, NULL, 65536, 16, 4, true), true) != 0;
+	bad += ecdma_gf_nt_mask(pq, NULL, 1 << 20, 1, 2, false) != pq;
+	bad += ecdma_gf_nt_mask(pq, NULL, 131072, 8, 2, false) != pq;
+	bad += ecdma_gf_nt_mask(pq, NULL, 131072, 7, 2, false) != CLSBIG;
 	ksft_test_result(!bad,
 			 "decide_nt_for_cached_outputs_where_nt_won_hot_too (rs %#x pq %#x lib_pq %#x/%#x)\n",
 			 rs, pq, cal.lib_pq[NARROW], cal.lib_pq[WIDE]);

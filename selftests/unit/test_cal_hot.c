@@ -222,12 +222,15 @@ static void test_decide_nt_hot(void)
  * hot regular stores 1 while the request's blocks fit in it and 3 past
  * it, NT 2; cold (flushed) regular 5, NT 2.  RS (4 outputs) costs
  * fp.rs_slow times as much.  So NT wins cold everywhere and hot only past
- * the L2, the crossover a calibration must find.
+ * the L2, the crossover a calibration must find.  With fp.nt_wr_bound, NT
+ * costs 4 hot where there are as many outputs as inputs (its write speed
+ * the limit), more than regular stores past the L2.
  */
 static struct {
 	u64 ps;
 	u64 l2;
 	unsigned int rs_slow;
+	bool nt_wr_bound;
 	u8 *buf;
 	bool cold[ECDMA_GF_CAL_BUF_BYTES / 4096];
 } fp;
@@ -258,6 +261,8 @@ static void fp_encode(size_t len, int k, int m, const u8 *tbls,
 		cost = nt ? 2 : 5;
 	else if (!nt && (u64)(k + m) * len > fp.l2)
 		cost = 3;
+	else if (nt && fp.nt_wr_bound && m >= k)
+		cost = 4;
 	if (m == ECDMA_GF_CAL_OUTS)
 		cost *= fp.rs_slow;
 	fp.ps += (u64)len * k * cost;
@@ -312,7 +317,8 @@ static void test_nt_past_the_l2(void)
 {
 	const int c64 = ECDMA_GF_CLS_64K, big = ECDMA_GF_CLS_BIG;
 	const unsigned int cached64 = BIT(ECDMA_GF_NT_CACHED(c64));
-	const unsigned int cachedbig = BIT(ECDMA_GF_NT_CACHED(big));
+	const unsigned int cachedbig = BIT(ECDMA_GF_NT_CACHED(big)) |
+				       ECDMA_GF_NT_SQUARE;
 	u8 *tbls = test_alloc(ECDMA_GF_CAL_TBL_BYTES);
 	struct ecdma_gf_cal cal;
 	unsigned int bad = 0, nt;
@@ -332,14 +338,14 @@ static void test_nt_past_the_l2(void)
 	}
 	nt = cal.nt[ECDMA_GF_KIND_RS];
 	/* from 8 x 384 KiB of data: 4 of 1 MiB, not 8 of 128 KiB */
-	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 4, false) != nt;
-	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 384 << 10, 8, false) != nt;
-	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 384 << 10, 7, false) !=
-	       (nt & ~cachedbig);
-	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 128 << 10, 12, false) !=
-	       (nt & ~cachedbig);
-	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 16, true) !=
-	       (nt & ~cachedbig);
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 4, 4, false) != nt;
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 384 << 10, 8, 4, false) != nt;
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 384 << 10, 7, 4, false) !=
+	       (nt & ECDMA_GF_CLS_ALL);
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 128 << 10, 12, 4, false) !=
+	       (nt & ECDMA_GF_CLS_ALL);
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 16, 4, true) !=
+	       (nt & ECDMA_GF_CLS_ALL);
 	ksft_test_result(!bad, "cached_nt_decided_past_a_2m_l2 (rs %#x, big block %u)\n",
 			 nt, cal.nt_block[big]);
 
@@ -367,6 +373,33 @@ static void test_nt_past_the_l2(void)
 			 cal.nt[ECDMA_GF_KIND_RS]);
 
 	/*
+	 * A host whose NT writes bound RS with as many outputs as inputs: the
+	 * big class keeps NT on cached outputs, but not for those (4 of
+	 * 1 MiB and 4 outputs; 3 outputs still NT); XOR and P+Q unasked
+	 */
+	fp.nt_wr_bound = true;
+	bad = fp_calibrate(2 << 20, 1, tbls, &cal) != 0;
+	fp.nt_wr_bound = false;
+	nt = cal.nt[ECDMA_GF_KIND_RS];
+	bad += !cal.nt_square[0] ||
+	       cal.nt_square[1] >= cal.nt_square[0] ||
+	       nt != (BIT(c64) | BIT(big) | BIT(ECDMA_GF_NT_CACHED(big)));
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 4, 4, false) !=
+	       (nt & ECDMA_GF_CLS_ALL);
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 4, 3, false) != nt;
+	bad += ecdma_gf_nt_mask(nt, cal.nt_block, 1 << 20, 10, 10, false) !=
+	       (nt & ECDMA_GF_CLS_ALL);
+	for (k = 0; k < ECDMA_GF_KIND_RS; k++)
+		bad += cal.nt[k] != (BIT(c64) | BIT(big) | cachedbig);
+	/* where NT is not so bound, the same question keeps it */
+	bad += fp_calibrate(2 << 20, 1, tbls, &cal) != 0 ||
+	       cal.nt_square[1] <= cal.nt_square[0] ||
+	       ecdma_gf_nt_mask(cal.nt[ECDMA_GF_KIND_RS], cal.nt_block,
+				1 << 20, 4, 4, false) != cal.nt[ECDMA_GF_KIND_RS];
+	ksft_test_result(!bad, "cached_nt_square_by_its_own_answer (rs %#x, 4x4 %u/%u)\n",
+			 nt, cal.nt_square[0], cal.nt_square[1]);
+
+	/*
 	 * Rounds of T each: past max_ns, more start while the next should end
 	 * within ECDMA_GF_CAL_LONG times max_ns (3T <= 10 T/2), not where a
 	 * round alone is more than that (2T > 10 T/8)
@@ -387,7 +420,7 @@ static void test_nt_past_the_l2(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	test_slow_start();
 	test_decide_nt_hot();
 	test_nt_past_the_l2();

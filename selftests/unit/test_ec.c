@@ -1645,7 +1645,8 @@ static void test_policy_reuse(void)
 			if (steps[i].hot)
 				pol.nt[k] |=
 					BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_64K)) |
-					BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG));
+					BIT(ECDMA_GF_NT_CACHED(ECDMA_GF_CLS_BIG)) |
+					ECDMA_GF_NT_SQUARE;
 		}
 		ecdma_ec_exec_set_policy(tc.x, &pol);
 		for (j = 0; j < 2; j++) {

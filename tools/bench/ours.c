@@ -103,7 +103,8 @@ static void engine_prep(struct impl *im, const struct cfg *c)
 	im->flags_cached = ecdma_gf_flags(c->B, c->op == OP_UPD, 0,
 					  ecdma_gf_nt_mask(cal.nt[kind],
 							   cal.nt_block, c->B,
-							   c->nin, false),
+							   c->nin, c->nout,
+							   false),
 					  true);
 	im->probe = c->op != OP_UPD && cls != BIT(ECDMA_GF_CLS_4K);
 	im->path = engine_path(kind, cal.lib_pq[b] & cls,
@@ -435,6 +436,12 @@ void ours_calibrate(void)
 		for (i = 0; i < ECDMA_GF_KIND_NR; i++)
 			printf(" %s gf %u gf_nt %u", ecdma_gf_kind_names[i],
 			       cal.nt_hot[b][i][0], cal.nt_hot[b][i][1]);
+		if (b == ECDMA_GF_CLS_BIG && cal.nt_square[0])
+			printf("; rs k=%d m=%d gf %u gf_nt %u (m>=k: %s)",
+			       ECDMA_GF_CAL_OUTS, ECDMA_GF_CAL_OUTS,
+			       cal.nt_square[0], cal.nt_square[1],
+			       cal.nt[ECDMA_GF_KIND_RS] & ECDMA_GF_NT_SQUARE ?
+			       "nt" : "regular");
 		printf("\n");
 	}
 	printf("#   NT writes (hot copy): %u MB/s\n", cal.nt_wr);
