@@ -494,7 +494,7 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
  */
 static u32 cal_nt_block(u64 l2)
 {
-	u64 b = 2 * (l2 ? l2 : ECDMA_GF_L2_DEFAULT) / ECDMA_GF_CAL_BLOCKS;
+	u64 b = 2 * l2 / ECDMA_GF_CAL_BLOCKS;
 
 	b = DIV_ROUND_UP(b, 65536) * 65536;
 	return min_t(u64, max_t(u64, b, ECDMA_GF_CAL_BIG),
@@ -511,7 +511,7 @@ static void cal_nt_questions(struct ecdma_gf_cal *cal)
 		if (!ecdma_gf_cal_nt_disks[c])
 			continue;
 		cal->nt_block[c] = c == ECDMA_GF_CLS_BIG ?
-				   cal_nt_block(cal->l2) :
+				   cal_nt_block(l2) :
 				   ecdma_gf_cal_block(c);
 		if ((u64)(ecdma_gf_cal_nt_disks[c] + ECDMA_GF_CAL_OUTS) *
 		    cal->nt_block[c] < l2)
