@@ -137,6 +137,9 @@ static void ecdma_trial_step(struct ecdma_trial *t,
 	if (kind != t->tkind && kv >= ECDMA_TRIAL_MIN_IO) {
 		t->thin = true;
 		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2);
+		/* the load now: else the old kind's trial starts again */
+		WRITE_ONCE(t->cur, kind);
+		t->level = kv;
 		return;
 	}
 	/* out of the table, md alone: the load ended or paused */

@@ -400,6 +400,33 @@ static void test_rate_change(void)
 	ksft_test_result(!bad, "rate_change_asks_again (%u wrong)\n", bad);
 }
 
+/*
+ * A trial that another kind's I/O ends judges nothing, and that load is
+ * the load now: no trial of the old kind starts again on slots of the
+ * new one (make perf, 2026-12-02: reads after small writes ended 13
+ * trials of the small writes in a row, the reads never judged).
+ */
+static void test_kind_change_ends_trial(void)
+{
+	struct sim_load small = loses, rd = loses;
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0, i;
+
+	small.kind = ECDMA_TRIAL_SMALL;
+	rd.kind = ECDMA_TRIAL_READ;
+	ecdma_trial_init(&t, ECDMA_TRIAL_BUDGET);
+	/* small writes until their first trial has begun */
+	for (i = 0; i < 200 && !t.slot; i++)
+		sim_run(&t, &small, 1, &r);
+	bad += !t.slot || t.tkind != ECDMA_TRIAL_SMALL;
+	sim_run(&t, &rd, 40, &r);
+	bad += t.thin_trials != 1 || t.cur != ECDMA_TRIAL_READ ||
+	       t.load[ECDMA_TRIAL_SMALL].judged || r.in_slots != 0;
+	ksft_test_result(!bad, "kind_change_ends_trial (%u wrong, %lu thin trials, load %s)\n",
+			 bad, t.thin_trials, ecdma_trial_kind_names[t.cur]);
+}
+
 /* What a slot's I/O says the load is */
 static void test_kind_of(void)
 {
@@ -425,7 +452,7 @@ static void test_kind_of(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(10);
+	ksft_set_plan(11);
 	test_rng_init();
 	test_kind_of();
 	test_new_load_waits();
@@ -437,5 +464,6 @@ int main(void)
 	test_pace();
 	test_budget_zero();
 	test_rate_change();
+	test_kind_change_ends_trial();
 	return ksft_finished();
 }
