@@ -107,6 +107,30 @@ for g in perf-guest.sh fabric-guest.sh; do
 		[ -n "$reps" ] && [ $((reps % 2)) = 0 ]
 	ok $? "${g%.sh}_order_alternates${got:+ # $got repeats $reps}"
 done
+# md's own sync time (perf-guest.sh's md_sync_s): from the first "of RAID
+# array md0" line at or after the given uptime to the last "md0: ... done."
+# line, in the log's microseconds; nothing without both
+sed -n '/^md_sync_s() {/,/^}/p' "$top/tools/fio/perf-guest.sh" >"$work/sync.sh"
+cat >"$work/dmesg.txt" <<'EOF2'
+[   10.000000] md: recovery of RAID array md0
+[   11.000000] md: md0: recovery done.
+[   20.250000] md: recovery of RAID array md0
+[   20.400000] md/raid:md0: device ram1 operational as raid disk 1
+[   21.500500] md: md0: recovery done.
+EOF2
+got=$($sh -c "dmesg() { cat $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 20.2")
+none=$($sh -c "dmesg() { head -1 $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 0")
+[ "$got" = 1.250500 ] && [ -z "$none" ]
+ok $? "md_sync_time_from_its_log # ${got:-none}, without an end: ${none:-none}"
+# bad clock settings: a message and exit 2, nothing booted
+out=$(PERF_CLOCK=tsc "$top/tools/fio/perf.sh" 2>&1)
+rc=$?
+[ $rc = 2 ] && case "$out" in *"PERF_CLOCK takes icount or wall"*) true ;; *) false ;; esac
+ok $? "perf_rejects_bad_clock # rc $rc"
+out=$("$top/tools/testing/vm.sh" --icount 11 /dev/null 2>&1)
+rc=$?
+[ $rc = 2 ] && case "$out" in *"--icount takes a shift"*) true ;; *) false ;; esac
+ok $? "vm_rejects_bad_icount # rc $rc"
 [ $failed = 0 ] || cat "$work/log" "$work/out/table.txt" "$work/out/summary.txt" | sed 's/^/# /'
 echo "1..$n"
 echo "# test_perf_report: $((n - failed)) passed, $failed failed"

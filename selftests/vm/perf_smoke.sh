@@ -7,7 +7,8 @@
 # the parity), one repeat.  Proves the pipeline make perf relies on: each
 # config yields a positive throughput and a CPU cost, and the ecdma
 # config's sample shows ecdma's counters moving while the cpu one's
-# does not.  It measures nothing worth reading.
+# does not, and check's time came from md's log.  It measures nothing
+# worth reading.
 . /ecdma/lib.sh
 # half the members with VM_SCALE (the debug kernel): the same pipeline
 disk=16
@@ -38,5 +39,8 @@ ktap_check "ecdma_did_the_parity # $(field ecdma seq-write 8) ops" \
 	[ "$(field ecdma seq-write 8)" -gt 0 ]
 ktap_check "cpu_config_without_ecdma # $(field cpu seq-write 8) ops" \
 	[ "$(field cpu seq-write 8)" = 0 ]
+# check's time is md's own, from its log lines (timed_sync's md_sync_s)
+ktap_check "sync_time_from_md_log # $(grep -c '^# SYNC' /tmp/perf.out) polled" \
+	sh -c "! grep -q '^# SYNC' /tmp/perf.out"
 ktap_check ecdma_unloaded sh -c "! grep -q '^ecdma ' /proc/modules"
 ktap_exit

@@ -3,7 +3,8 @@
 #
 # make perf: md RAID5/6 with and without ecdma, in one boot of a pinned
 # kernel (TCG), with the fio jobs of tools/fio/; results in build/perf/:
-# samples.csv (every sample), table.txt, summary.txt (ratios), *.png.
+# samples.csv (every sample), table.txt, summary.txt (ratios), *.png,
+# guest.log and console.log.
 #
 # Environment (defaults in brackets):
 #   KVER            pinned kernel tag [6.12]
@@ -25,6 +26,13 @@
 #                   nvmf-<transport>-raid6-8; about 4 min more); "only":
 #                   those alone.  PERF_FABRIC_TRANSPORTS [tcp rdma],
 #                   PERF_FABRIC_WORKLOADS, PERF_FABRIC_CONFIGS [cpu ecdma]
+#   PERF_CLOCK      icount: the guest's clock counts the instructions it
+#                   executes (QEMU -icount shift 0, 1 ns each; one host
+#                   thread runs both vCPUs), so host load moves no sample
+#                   and a ratio is one of CPU work, the whole guest's:
+#                   the vCPUs do not run in parallel.  wall: the host's
+#                   clock, a host thread per vCPU (parallel, but samples
+#                   spread 20-50% on a 2-core host) [icount; wall on 6.1]
 #   PERF_ALT        another build of ecdma.ko for the same kernel (an older
 #                   commit's build/<abi>/drivers/ecdma/ecdma.ko): configs
 #                   named ecdma@alt[+policy][-gtc] load it instead of this
@@ -44,6 +52,23 @@ if [ -n "${PERF_FULL:-}" ]; then
 	workloads="$workloads rand-write-4k-rmw1"
 fi
 workloads=${PERF_WORKLOADS:-$workloads}
+# 6.1 does not bring its second CPU up under QEMU 7.2's -icount (the boot
+# stops at "Booting SMP configuration", with -cpu max or Haswell, sleep on
+# or off): it runs on the host's clock
+case "$kver" in
+6.1|6.1.*) clock=${PERF_CLOCK:-wall} ;;
+*) clock=${PERF_CLOCK:-icount} ;;
+esac
+case "$clock" in
+icount|wall) ;;
+*) echo "perf: PERF_CLOCK takes icount or wall, not '$clock'" >&2; exit 2 ;;
+esac
+case "$kver,$clock" in
+6.1,icount|6.1.*,icount)
+	echo "perf: 6.1 does not boot its second CPU under -icount: PERF_CLOCK=wall" >&2
+	exit 2
+	;;
+esac
 alt=()
 if [ -n "${PERF_ALT:-}" ]; then
 	[ "$(modinfo -F name "$PERF_ALT" 2>/dev/null)" = ecdma ] || {
@@ -75,7 +100,7 @@ guest=()
 if [ "${PERF_FABRIC:-}" != only ]; then
 	{ settings; sed 1d tools/fio/perf-guest.sh; } >"$work/perf.sh"
 	guest+=("$work/perf.sh")
-	echo "perf: kernel $kver, arrays: $arrays" >&2
+	echo "perf: kernel $kver, arrays: $arrays, clock: $clock" >&2
 fi
 if [ -n "${PERF_FABRIC:-}" ]; then
 	{ settings; sed 1d tools/fio/fabric-guest.sh; } >"$work/fabric.sh"
@@ -84,7 +109,12 @@ if [ -n "${PERF_FABRIC:-}" ]; then
 fi
 
 rc=0
-tools/testing/vm.sh --bench --quiet --kernel "$kver" --mem 3072 --timeout 5400 \
+clk=()
+case "$clock" in
+icount) clk=(--icount 0) ;;
+wall) ;;
+esac
+tools/testing/vm.sh --bench ${clk[@]+"${clk[@]}"} --quiet --kernel "$kver" --mem 3072 --timeout 5400 \
 	--test-timeout 4000 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
 	>"$work/vm.txt" || rc=$?
 cat "$work/vm.txt"
@@ -93,12 +123,21 @@ cat "$work/vm.txt"
 	tr -d '\r' <"$work/vm/ktap.log" | sed -n 's/^# PERF //p'
 } >"$out/samples.csv"
 cp "$work/vm/ktap.log" "$out/guest.log"
+# the kernel's side, for a run that ended early (a panic powers QEMU off)
+cp "$work/vm/console.log" "$out/console.log"
 n=$(($(wc -l <"$out/samples.csv") - 1))
 if [ "$n" -le 0 ]; then
 	echo "perf: no samples (see $out/guest.log)" >&2
 	exit 1
 fi
 tools/fio/report.sh "$out/samples.csv" "$out"
+{
+	case "$clock" in
+	icount) echo "clock: icount (guest time = instructions executed, 1 ns each; vCPUs in turn: CPU work, not parallelism)" ;;
+	wall) echo "clock: wall (host time, a host thread per vCPU: parallel, host noise in every sample)" ;;
+	esac
+	cat "$out/summary.txt"
+} >"$out/summary.tmp" && mv "$out/summary.tmp" "$out/summary.txt"
 cat "$out/summary.txt"
 echo "perf: $n samples in $(($(date +%s) - t0)) s; $out/{samples.csv,table.txt,summary.txt,*.png}"
 exit $rc

@@ -33,6 +33,9 @@ usage: vm.sh [options] [--] script...
   --tcg MODE       multi (default): a host thread per vCPU; single: QEMU
                    runs the two vCPUs in turn on one host thread (the test
                    lanes, vm-tests.sh: faster when boots share the CPUs)
+  --icount SHIFT   guest time from instructions executed, 2^SHIFT ns
+                   each (QEMU -icount, single-threaded TCG): timings of
+                   the guest's own work that host load does not move
   --bin PATH       also copy this host binary (and its libraries) into the
                    guest, e.g. /usr/bin/perf for profiling; repeatable
   --copy SRC:DST   also copy this host file or directory (cp -a) to DST in
@@ -59,6 +62,7 @@ extra_kmods=
 test_timeout=900
 slub=slub_debug=FZPU
 tcg=multi
+icount=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -71,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--quiet) quiet=1; shift ;;
 	--bench) slub=; shift ;;
 	--tcg) tcg=$2; shift 2 ;;
+	--icount) icount=$2; shift 2 ;;
 	--bin) extra_bins+=("$2"); shift 2 ;;
 	--copy) extra_copies+=("$2"); shift 2 ;;
 	--kmod) extra_kmods="$extra_kmods $2"; shift 2 ;;
@@ -86,6 +91,19 @@ case "$tcg" in
 single|multi) ;;
 *) echo "vm.sh: --tcg takes single or multi, not '$tcg'" >&2; exit 2 ;;
 esac
+icountarg=()
+if [ -n "$icount" ]; then
+	case "$icount" in
+	[0-9]|10) ;;
+	*) echo "vm.sh: --icount takes a shift of 0 to 10, not '$icount'" >&2; exit 2 ;;
+	esac
+	# QEMU counts instructions only in single-threaded TCG.  sleep=off:
+	# an idle guest jumps to its next timer, so waiting costs no time
+	tcg=single
+	icountarg=(-icount "shift=$icount,sleep=off")
+	# for the guest's scripts: what their clock is
+	append="$append ECDMA_ICOUNT=$icount"
+fi
 
 # kernel-specific command line
 kargs=
@@ -333,7 +351,7 @@ for attempt in 1 2; do
 	# flushes), about a fifth of a stock lane and more on the debug kernel
 	# (Documentation/testing.rst).
 	timeout "$left" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu "$cpuarg" -smp 2 -m "$mem" \
-		-nodefaults -display none -no-reboot $paused \
+		${icountarg[@]+"${icountarg[@]}"} -nodefaults -display none -no-reboot $paused \
 		-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 $clock $slub $kargs oops=panic ECDMA_TEST_TIMEOUT=$test_timeout $append" \
 		-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
