@@ -32,7 +32,7 @@
 #                   and a ratio is one of CPU work, the whole guest's:
 #                   the vCPUs do not run in parallel.  wall: the host's
 #                   clock, a host thread per vCPU (parallel, but samples
-#                   spread 20-50% on a 2-core host) [icount; wall on 6.1]
+#                   spread 20-50% on a 2-core host) [icount]
 #   PERF_ALT        another build of ecdma.ko for the same kernel (an older
 #                   commit's build/<abi>/drivers/ecdma/ecdma.ko): configs
 #                   named ecdma@alt[+policy][-gtc] load it instead of this
@@ -52,22 +52,10 @@ if [ -n "${PERF_FULL:-}" ]; then
 	workloads="$workloads rand-write-4k-rmw1"
 fi
 workloads=${PERF_WORKLOADS:-$workloads}
-# 6.1 does not bring its second CPU up under QEMU 7.2's -icount (the boot
-# stops at "Booting SMP configuration", with -cpu max or Haswell, sleep on
-# or off): it runs on the host's clock
-case "$kver" in
-6.1|6.1.*) clock=${PERF_CLOCK:-wall} ;;
-*) clock=${PERF_CLOCK:-icount} ;;
-esac
+clock=${PERF_CLOCK:-icount}
 case "$clock" in
 icount|wall) ;;
 *) echo "perf: PERF_CLOCK takes icount or wall, not '$clock'" >&2; exit 2 ;;
-esac
-case "$kver,$clock" in
-6.1,icount|6.1.*,icount)
-	echo "perf: 6.1 does not boot its second CPU under -icount: PERF_CLOCK=wall" >&2
-	exit 2
-	;;
 esac
 alt=()
 if [ -n "${PERF_ALT:-}" ]; then
