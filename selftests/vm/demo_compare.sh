@@ -11,9 +11,8 @@
 # policy as a user would load it, in the order A B B A so that host noise
 # and drift hit both alike; the line says what it measured, win or loss.
 # A measurement, not a test: TCG says little about hardware (make perf
-# has the full table).  make demo boots this with vm.sh --icount: guest
-# time is instructions executed, so the ratio is one of CPU work (the
-# vCPUs run in turn), and host load moves neither side.
+# has the full table).  Booted with vm.sh --icount, guest time is
+# instructions executed, and the line says "instruction clock".
 echo "### md write throughput without and with ecdma (default policy)"
 brd_setup 8 64
 # brd allocates and clears a page at the first write of each sector: every
