@@ -54,9 +54,17 @@ if [ -n "${PERF_FULL:-}" ]; then
 	workloads="$workloads rand-write-4k-rmw1"
 fi
 workloads=${PERF_WORKLOADS:-$workloads}
+# the clock: vm.sh's arguments for it and summary.txt's first line
 clock=${PERF_CLOCK:-wall}
 case "$clock" in
-icount|wall) ;;
+icount)
+	clk=(--icount 0)
+	clk_line="clock: icount (guest time = instructions executed, 1 ns each; vCPUs in turn: CPU work, not parallelism)"
+	;;
+wall)
+	clk=()
+	clk_line="clock: wall (host time, a host thread per vCPU: parallel, host noise in every sample)"
+	;;
 *) echo "perf: PERF_CLOCK takes icount or wall, not '$clock'" >&2; exit 2 ;;
 esac
 alt=()
@@ -99,11 +107,6 @@ if [ -n "${PERF_FABRIC:-}" ]; then
 fi
 
 rc=0
-clk=()
-case "$clock" in
-icount) clk=(--icount 0) ;;
-wall) ;;
-esac
 tools/testing/vm.sh --bench ${clk[@]+"${clk[@]}"} --quiet --kernel "$kver" --mem 3072 --timeout 5400 \
 	--test-timeout 4000 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
 	>"$work/vm.txt" || rc=$?
@@ -121,13 +124,8 @@ if [ "$n" -le 0 ]; then
 	exit 1
 fi
 tools/fio/report.sh "$out/samples.csv" "$out"
-{
-	case "$clock" in
-	icount) echo "clock: icount (guest time = instructions executed, 1 ns each; vCPUs in turn: CPU work, not parallelism)" ;;
-	wall) echo "clock: wall (host time, a host thread per vCPU: parallel, host noise in every sample)" ;;
-	esac
-	cat "$out/summary.txt"
-} >"$out/summary.tmp" && mv "$out/summary.tmp" "$out/summary.txt"
+{ echo "$clk_line"; cat "$out/summary.txt"; } >"$out/summary.tmp" &&
+	mv "$out/summary.tmp" "$out/summary.txt"
 cat "$out/summary.txt"
 echo "perf: $n samples in $(($(date +%s) - t0)) s; $out/{samples.csv,table.txt,summary.txt,*.png}"
 exit $rc
