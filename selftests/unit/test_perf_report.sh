@@ -108,20 +108,24 @@ for g in perf-guest.sh fabric-guest.sh; do
 	ok $? "${g%.sh}_order_alternates${got:+ # $got repeats $reps}"
 done
 # md's own sync time (perf-guest.sh's md_sync_s): from the first "of RAID
-# array md0" line at or after the given uptime to the last "md0: ... done."
-# line, in the log's microseconds; nothing without both
+# array md0" line after the given mark to the last "md0: ... done." line,
+# in the log's microseconds; nothing without both.  Mark 1 must not match
+# mark 10 (a substring match would start over there)
 sed -n '/^md_sync_s() {/,/^}/p' "$top/tools/fio/perf-guest.sh" >"$work/sync.sh"
 cat >"$work/dmesg.txt" <<'EOF2'
+[    9.000000] ecdma-perf: sync #1;
 [   10.000000] md: recovery of RAID array md0
 [   11.000000] md: md0: recovery done.
+[   20.200000] ecdma-perf: sync #10;
 [   20.250000] md: recovery of RAID array md0
 [   20.400000] md/raid:md0: device ram1 operational as raid disk 1
 [   21.500500] md: md0: recovery done.
 EOF2
-got=$($sh -c "dmesg() { cat $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 20.2")
-none=$($sh -c "dmesg() { head -1 $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 0")
-[ "$got" = 1.250500 ] && [ -z "$none" ]
-ok $? "md_sync_time_from_its_log # ${got:-none}, without an end: ${none:-none}"
+got=$($sh -c "dmesg() { cat $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 'ecdma-perf: sync #10;'")
+one=$($sh -c "dmesg() { cat $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 'ecdma-perf: sync #1;'")
+none=$($sh -c "dmesg() { head -2 $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 'ecdma-perf: sync #1;'")
+[ "$got" = 1.250500 ] && [ "$one" = 11.500500 ] && [ -z "$none" ]
+ok $? "md_sync_time_from_its_log # ${got:-none}, mark 1: ${one:-none}, without an end: ${none:-none}"
 # bad clock settings: a message and exit 2, nothing booted
 out=$(PERF_CLOCK=tsc "$top/tools/fio/perf.sh" 2>&1)
 rc=$?

@@ -88,13 +88,17 @@ wait_sync() {
 	done
 }
 
-# md_sync_s <since>: seconds md's sync pass(es) since uptime <since> took,
-# from its own log lines ("md: recovery of RAID array md0" ... "md: md0:
-# recovery done."), first start to last end; empty when the log has neither
+# md_sync_s <mark>: seconds md's sync pass(es) after the log line <mark>
+# took, from its own log lines ("md: recovery of RAID array md0" ... "md:
+# md0: recovery done."), first start to last end; empty when the log has
+# neither.  A mark written to /dev/kmsg, not an uptime: the log's clock
+# (sched_clock) and /proc/uptime's drift apart under TCG, by more than a
+# short check takes on a loaded host
 md_sync_s() {
-	dmesg | awk -v since="$1" '
+	dmesg | awk -v mark="$1" '
 	function ts(l) { sub(/^\[ */, "", l); sub(/\].*/, "", l); return l + 0 }
-	ts($0) < since { next }
+	index($0, mark) { on = 1; s = ""; e = ""; next }
+	!on { next }
 	/md: .* of RAID array md0/ && s == "" { s = ts($0) }
 	/md: md0: .* done\./ { e = ts($0) }
 	END { if (s != "" && e != "" && e > s) printf("%.6f\n", e - s) }'
@@ -110,12 +114,15 @@ timed_sync() {
 	o0=$(ops)
 	b0=$(busy)
 	t0=$(now)
+	sync_n=$((sync_n + 1))
+	mark="ecdma-perf: sync #$sync_n;"
+	echo "$mark" >/dev/kmsg
 	"$@"
 	usleep 100000
 	wait_sync || return 1
 	t1=$(now)
 	b1=$(busy)
-	s=$(md_sync_s "$t0")
+	s=$(md_sync_s "$mark")
 	if [ -z "$s" ]; then
 		echo "# SYNC $cfg,$a,$w,$r: no md log lines, the polls' time"
 		s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
