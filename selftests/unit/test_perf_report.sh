@@ -46,6 +46,15 @@ echo "KTAP version 1"
 		echo "6.12.0,cpu,nvmf-rdma-raid6-8,seq-write,$r,20.0,40.000,0"
 		echo "6.12.0,ecdma,nvmf-rdma-raid6-8,seq-write,$r,30.0,35.000,400"
 	done
+	# a host that halves in repeat 2, with one sample of it (ecdma's)
+	# caught mid-change: per repeat, 0.98x, 0.75x, 0.98x (median 0.98x)
+	# where the medians of the sides alone would say 150 / 200 = 0.75x
+	echo "6.12.0,cpu-gtc,raid6-4,rand-write-4k,1,100.0,4.000,0"
+	echo "6.12.0,ecdma-gtc,raid6-4,rand-write-4k,1,98.0,4.000,10"
+	echo "6.12.0,cpu-gtc,raid6-4,rand-write-4k,2,200.0,4.000,0"
+	echo "6.12.0,ecdma-gtc,raid6-4,rand-write-4k,2,150.0,4.000,10"
+	echo "6.12.0,cpu-gtc,raid6-4,rand-write-4k,3,400.0,4.000,0"
+	echo "6.12.0,ecdma-gtc,raid6-4,rand-write-4k,3,392.0,4.000,10"
 } >"$work/samples.csv"
 
 "$top/tools/fio/report.sh" "$work/samples.csv" "$work/out" >"$work/log" 2>&1
@@ -75,8 +84,14 @@ bad=$(awk '/^(raid|nvmf-[a-z]+-raid)/ { for (i = 3; i <= NF; i++)
 	if ($i != "-" && $i !~ /^[0-9]+\.[0-9]+x$/) print $i }' "$work/out/summary.txt")
 [ -z "$bad" ]
 ok $? "summary_ratios_are_numbers${bad:+ # $bad}"
-grep -q 'geomean 0.92x, worst 0.50x (raid6-4,check)' "$work/out/summary.txt"
+grep -q 'geomean 0.92x, worst 0.50x (raid6-4,check, its repeats 0% apart)' "$work/out/summary.txt"
 ok $? "summary_geomean_and_worst"
+# ratios are paired by repeat (the drifting host above), the worst cell
+# says how far its repeats' ratios were apart: (0.98 - 0.75) / 0.98
+grep -q 'raid6-4 *rand-write-4k *- *0.98x' "$work/out/summary.txt" &&
+	grep -q 'group_thread_cnt = CPUs: geomean 0.99x, worst 0.98x (raid6-4,rand-write-4k, its repeats 23% apart)' \
+		"$work/out/summary.txt"
+ok $? "summary_ratios_paired_by_repeat"
 # the cells where ecdma ran nothing are counted apart: the run's noise
 grep -q '^  1 of 3 cells without an ecdma operation .*: geomean 0.96x, 0.96x-0.96x' "$work/out/summary.txt"
 ok $? "summary_noise_of_cells_without_ops"

@@ -7,9 +7,10 @@
 # Usage: report.sh <samples.csv> <outdir>
 #   samples.csv: kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
 # Writes <outdir>/table.txt (median and spread of every point),
-# summary.txt (ecdma against md's CPU path, per workload: throughput and
-# CPU-seconds per GiB, with geomean and worst; with PERF_ALT's configs
-# (ecdma@alt...) this build against that one) and, with gnuplot,
+# pairs.csv (the per-repeat ratios' medians), summary.txt (ecdma against
+# md's CPU path, per workload: throughput and CPU-seconds per GiB, with
+# geomean and worst; with PERF_ALT's configs (ecdma@alt...) this build
+# against that one) and, with gnuplot,
 # throughput-<array>.png and cpu-<array>.png.
 set -euo pipefail
 
@@ -49,11 +50,62 @@ END {
 		$6 > 0.10 ? "  spread > 10%" : "") }' "$out/medians.csv"
 } >"$out/table.txt"
 
+# paired ratios: per repeat, a config's sample against the one it is
+# compared with in the same repeat (perf-guest.sh runs them back to back,
+# the order reversed every other repeat), then the median over repeats,
+# as make bench does.  A slow phase of the host then moves both sides of
+# one ratio, not one side of the comparison: a 3 s sample on the host's
+# clock spreads by 20-50%.  pairs.csv: kernel,config,base,array,workload,
+# throughput ratio,spread of the ratios,CPU-cost ratio (base / config),n
+awk -F, '
+NR == 1 && $1 == "kernel" { next }
+{
+	k = $1 "," $3 "," $4
+	if (!(k in seen)) { seen[k]; pts[++np] = k }
+	cf[$2]; v[$1, $2, $3, $4, $5] = $6; c[$1, $2, $3, $4, $5] = $7
+	reps[$5]
+}
+function med(a, m,    i, j, t) {
+	for (i = 2; i <= m; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	lo = a[1]; hi = a[m]
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
+# pair <config> <base>: a line per point where both ran in a repeat
+function pair(x, y,    p, kx, ky, r, n, tr, cr, mt, st, mc, q) {
+	for (p = 1; p <= np; p++) {
+		split(pts[p], q, ",")
+		n = 0
+		delete tr; delete cr
+		for (r in reps) {
+			kx = q[1] SUBSEP x SUBSEP q[2] SUBSEP q[3] SUBSEP r
+			ky = q[1] SUBSEP y SUBSEP q[2] SUBSEP q[3] SUBSEP r
+			if (!(kx in v) || !(ky in v) || v[kx] <= 0 || v[ky] <= 0)
+				continue
+			n++
+			tr[n] = v[kx] / v[ky]
+			cr[n] = c[kx] > 0 && c[ky] > 0 ? c[ky] / c[kx] : 0
+		}
+		if (!n)
+			continue
+		mt = med(tr, n); st = (hi - lo) / mt
+		mc = med(cr, n)
+		printf("%s,%s,%s,%s,%s,%.4f,%.4f,%.4f,%d\n", q[1], x, y, q[2], q[3], mt, st, mc, n)
+	}
+}
+END {
+	pair("ecdma", "cpu"); pair("ecdma-gtc", "cpu-gtc")
+	for (x in cf)
+		if (x ~ /@alt/) { y = x; sub(/@alt/, "", y); if (y in cf) pair(y, x) }
+}' "$csv" >"$out/pairs.csv"
+
 # ratios ecdma / cpu and ecdma-gtc / cpu-gtc per array and workload.  The
 # geomean and worst are over the local arrays; the fabric's
 # (nvmf-<transport>-<array>, host-side throughput with ecdma on the
 # target against md's CPU path there: fabric-guest.sh) get a line each.
 awk -F, '
+# pairs.csv first: the paired ratios, by kernel,config,array,workload
+FILENAME == ARGV[1] { k = $1 "," $2 "," $4 "," $5; pr[k] = $6; psp[k] = $7; pc[k] = $8; next }
 { m[$1 "," $2 "," $3 "," $4] = $5; cpu[$1 "," $2 "," $3 "," $4] = $7
   ops[$1 "," $2 "," $3 "," $4] = $9
   if (!($3 "," $4 in seen)) { seen[$3 "," $4]; pts[++np] = $3 "," $4 }
@@ -70,7 +122,7 @@ END {
 		delete sum; delete cnt; delete worst; delete fsum; delete fcnt; delete fworst
 		delete zsum; delete zcnt; delete zlo; delete zhi
 		nf = 0
-		printf("kernel %s: ecdma / md CPU path (median of repeats; >1 is a win)\n", kk)
+		printf("kernel %s: ecdma / md CPU path (median of the per-repeat ratios; >1 is a win)\n", kk)
 		printf("%-17s %-20s %12s %12s %14s %14s\n", "array", "workload",
 		       "MiB/s", "MiB/s gtc", "CPU-s/GiB", "CPU-s/GiB gtc")
 		for (p = 1; p <= np; p++) {
@@ -80,8 +132,8 @@ END {
 			f = fam(pts[p])
 			for (g = 0; g < 2; g++) {
 				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
-				if (m[a] > 0 && m[b] > 0) {
-					r = m[a] / m[b]; line = line sprintf(" %11.2fx", r)
+				if (a in pr) {
+					r = pr[a]; line = line sprintf(" %11.2fx", r)
 					if (f != "") {
 						if (g == 0) {
 							if (!(f in fcnt)) fams[++nf] = f
@@ -91,7 +143,9 @@ END {
 						continue
 					}
 					sum[g] += log(r); cnt[g]++
-					if (!(g in worst) || r < worst[g]) { worst[g] = r; wname[g] = pts[p] }
+					if (!(g in worst) || r < worst[g]) {
+						worst[g] = r; wname[g] = pts[p]; wsp[g] = psp[a]
+					}
 					# ecdma ran nothing: md against md
 					if (ops[a] == 0) {
 						zsum[g] += log(r); zcnt[g]++
@@ -102,8 +156,8 @@ END {
 			}
 			for (g = 0; g < 2; g++) {
 				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
-				if (cpu[a] > 0 && cpu[b] > 0) {
-					r = cpu[b] / cpu[a]; line = line sprintf(" %13.2fx", r)
+				if (a in pc && pc[a] > 0) {
+					r = pc[a]; line = line sprintf(" %13.2fx", r)
 				} else line = line sprintf(" %14s", "-")
 			}
 			print line
@@ -111,9 +165,9 @@ END {
 		for (g = 0; g < 2; g++) {
 			if (!cnt[g])
 				continue
-			printf("throughput%s: geomean %.2fx, worst %.2fx (%s)\n",
+			printf("throughput%s: geomean %.2fx, worst %.2fx (%s, its repeats %.0f%% apart)\n",
 			       g ? " at group_thread_cnt = CPUs" : " at group_thread_cnt 0",
-			       exp(sum[g] / cnt[g]), worst[g], wname[g])
+			       exp(sum[g] / cnt[g]), worst[g], wname[g], wsp[g] * 100)
 			if (zcnt[g])
 				printf("  %d of %d cells without an ecdma operation (md on both sides: this run'"'"'s noise): geomean %.2fx, %.2fx-%.2fx\n",
 				       zcnt[g], cnt[g], exp(zsum[g] / zcnt[g]), zlo[g], zhi[g])
@@ -123,12 +177,13 @@ END {
 			       fams[i], exp(fsum[fams[i]] / fcnt[fams[i]]), fworst[fams[i]], fwname[fams[i]])
 		print "(CPU columns: md CPU path cost / ecdma cost; >1 means ecdma used less CPU per GiB)"
 	}
-}' "$out/medians.csv" >"$out/summary.txt"
+}' "$out/pairs.csv" "$out/medians.csv" >"$out/summary.txt"
 
 # this tree's ecdma against PERF_ALT's (configs <c> and <c with @alt>,
-# same boot, interleaved): median throughput and CPU cost per cell, with
-# both sides' spread, and the geomean; nothing when no config has @alt
+# same boot, interleaved): paired throughput and CPU cost ratios per cell,
+# with both sides' spread, and the geomean; nothing when no config has @alt
 awk -F, '
+FILENAME == ARGV[1] { k = $1 "," $2 "," $4 "," $5; pr[k] = $6; pc[k] = $8; next }
 { k = $1 "," $2 "," $3 "," $4; m[k] = $5; sp[k] = $6; cpu[k] = $7
   if ($2 ~ /@alt/) alt[++na] = $0 }
 END {
@@ -136,22 +191,22 @@ END {
 		split(alt[i], f, ",")
 		c = f[2]; sub(/@alt/, "", c)
 		b = f[1] "," c "," f[3] "," f[4]; a = f[1] "," f[2] "," f[3] "," f[4]
-		if (!(m[b] > 0 && m[a] > 0)) continue
+		if (!(b in pr)) continue
 		if (!n++) {
 			printf("\nthis build / PERF_ALT'"'"'s (same boot, interleaved; >1: this one is faster)\n")
 			printf("%-22s %-17s %-20s %9s %11s %14s\n", "config", "array", "workload",
 			       "MiB/s", "CPU-s/GiB", "spread this/alt")
 		}
-		r = m[b] / m[a]; s += log(r)
+		r = pr[b]; s += log(r)
 		if (n == 1 || r < lo) lo = r
 		if (n == 1 || r > hi) hi = r
 		printf("%-22s %-17s %-20s %8.2fx %10.2fx %6.0f%% / %3.0f%%\n", c, f[3], f[4], r,
-		       cpu[b] > 0 ? cpu[a] / cpu[b] : 0, sp[b] * 100, sp[a] * 100)
+		       pc[b], sp[b] * 100, sp[a] * 100)
 	}
 	if (n)
 		printf("throughput this/alt: geomean %.3fx over %d cells, %.2fx-%.2fx\n",
 		       exp(s / n), n, lo, hi)
-}' "$out/medians.csv" >>"$out/summary.txt"
+}' "$out/pairs.csv" "$out/medians.csv" >>"$out/summary.txt"
 
 command -v gnuplot >/dev/null || { echo "report.sh: no gnuplot, no plots" >&2; exit 0; }
 for a in $(cut -d, -f3 "$out/medians.csv" | sort -u); do
