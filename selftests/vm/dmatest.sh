@@ -30,7 +30,7 @@ run_dmatest() {
 		return
 	fi
 	echo 1 >/sys/module/dmatest/parameters/run
-	cat /sys/module/dmatest/parameters/wait >/dev/null
+	dmatest_wait
 	modprobe -r dmatest
 	dmesg >/tmp/dmatest.log
 	sums=$(grep -c 'summary .* tests, .* failures' /tmp/dmatest.log)

@@ -115,6 +115,20 @@ brd_teardown() {
 	modprobe -r brd
 }
 
+# dmatest_wait: until dmatest's threads are done.  Reading its "run"
+# polls; reading "wait" would block in D state, and a run slower than
+# hung_task_timeout_secs (the debug kernel on a loaded host: 3 iops) has
+# the kernel print a hung-task trace over the console
+dmatest_wait() {
+	i=0
+	while [ "$(cat /sys/module/dmatest/parameters/run)" = Y ]; do
+		usleep 200000
+		i=$((i + 1))
+		[ $i -lt 9000 ] || return 1
+	done
+	return 0
+}
+
 # md_wait_idle <md>: wait for resync/recovery/check to finish
 md_wait_idle() {
 	md=$1

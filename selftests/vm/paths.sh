@@ -193,7 +193,7 @@ nt_case() {
 		test_buf_size="$3" device=ecdma max_channels=1 timeout=60000 \
 		threads_per_chan=1 || { ktap_fail "${1}_dmatest_load"; return; }
 	echo 1 >/sys/module/dmatest/parameters/run
-	cat /sys/module/dmatest/parameters/wait >/dev/null
+	dmatest_wait
 	modprobe -r dmatest
 	s=$(dmesg | grep -c 'summary .* 0 failures')
 	f=$(dmesg | grep 'summary' | grep -v -c ' 0 failures')
@@ -223,7 +223,7 @@ modprobe dmatest iterations=$iters xor_sources=6 pq_sources=6 norandom=1 \
 	test_buf_size=65536 device=ecdma max_channels=1 timeout=60000 \
 	threads_per_chan=1 || ktap_fail nt_auto_dmatest_load
 echo 1 >/sys/module/dmatest/parameters/run
-cat /sys/module/dmatest/parameters/wait >/dev/null
+dmatest_wait
 modprobe -r dmatest
 s=$(dmesg | grep -c 'summary .* 0 failures')
 f=$(dmesg | grep 'summary' | grep -v -c ' 0 failures')
