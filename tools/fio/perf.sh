@@ -32,9 +32,9 @@
 #                   and a ratio is one of CPU work, the whole guest's:
 #                   the vCPUs do not run in parallel.  wall: the host's
 #                   clock, a host thread per vCPU (parallel, but samples
-#                   spread 20-50% on a 2-core host) [wall: under
-#                   -icount QEMU 7.2's guest double-faulted in SLUB's
-#                   cmpxchg16b in 3 of 5 full runs, EFLAGS garbage]
+#                   spread 20-50% on a 2-core host) [icount, wall with
+#                   PERF_FABRIC; icount takes about 35 min against 14,
+#                   but its cells repeat within a few percent]
 #   PERF_ALT        another build of ecdma.ko for the same kernel (an older
 #                   commit's build/<abi>/drivers/ecdma/ecdma.ko): configs
 #                   named ecdma@alt[+policy][-gtc] load it instead of this
@@ -55,14 +55,17 @@ if [ -n "${PERF_FULL:-}" ]; then
 fi
 workloads=${PERF_WORKLOADS:-$workloads}
 # the clock: vm.sh's arguments for it and summary.txt's first line
-clock=${PERF_CLOCK:-wall}
+# (the fabric's workloads have run on the host's clock only)
+clock=${PERF_CLOCK:-icount}
+[ -n "${PERF_CLOCK:-}" ] || [ -z "${PERF_FABRIC:-}" ] || clock=wall
 case "$clock" in
 icount)
-	clk=(--icount 0)
+	# 40 min alone on the 2-core build machine, 76 beside a CI run
+	clk=(--icount 0 --timeout 9000)
 	clk_line="clock: icount (guest time = instructions executed, 1 ns each; vCPUs in turn: CPU work, not parallelism)"
 	;;
 wall)
-	clk=()
+	clk=(--timeout 5400)
 	clk_line="clock: wall (host time, a host thread per vCPU: parallel, host noise in every sample)"
 	;;
 *) echo "perf: PERF_CLOCK takes icount or wall, not '$clock'" >&2; exit 2 ;;
@@ -107,7 +110,7 @@ if [ -n "${PERF_FABRIC:-}" ]; then
 fi
 
 rc=0
-tools/testing/vm.sh --bench ${clk[@]+"${clk[@]}"} --quiet --kernel "$kver" --mem 3072 --timeout 5400 \
+tools/testing/vm.sh --bench "${clk[@]}" --quiet --kernel "$kver" --mem 3072 \
 	--test-timeout 4000 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
 	>"$work/vm.txt" || rc=$?
 cat "$work/vm.txt"
