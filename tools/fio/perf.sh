@@ -56,11 +56,13 @@ fi
 workloads=${PERF_WORKLOADS:-$workloads}
 # the clock: vm.sh's arguments for it and summary.txt's first line
 # (the fabric's workloads have run on the host's clock only)
-clock=${PERF_CLOCK:-icount}
-[ -n "${PERF_CLOCK:-}" ] || [ -z "${PERF_FABRIC:-}" ] || clock=wall
+clock=icount
+[ -z "${PERF_FABRIC:-}" ] || clock=wall
+clock=${PERF_CLOCK:-$clock}
 case "$clock" in
 icount)
-	# 40 min alone on the 2-core build machine, 76 beside a CI run
+	# one host thread runs the guest: room for a run beside a CI run
+	# (testing.rst has the times)
 	clk=(--icount 0 --timeout 9000)
 	clk_line="clock: icount (guest time = instructions executed, 1 ns each; vCPUs in turn: CPU work, not parallelism)"
 	;;

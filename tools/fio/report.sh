@@ -18,26 +18,34 @@ csv=$1
 out=$2
 mkdir -p "$out"
 
+# med(a, m): the median of a[1..m], sorted in place; lo and hi its ends.
+# Shared by the awk programs below
+awk_med='
+function med(a, m,    i, j, t) {
+	for (i = 2; i <= m; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	lo = a[1]; hi = a[m]
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}'
+
 # medians: key -> "median spread n" (spread = (max - min) / median)
-awk -F, '
+awk -F, "$awk_med"'
 NR == 1 && $1 == "kernel" { next }
 {
 	k = $1 "," $2 "," $3 "," $4
 	if (!(k in n)) order[++nk] = k
 	n[k]++; v[k, n[k]] = $6; c[k, n[k]] = $7; o[k] += $8
 }
-function med(arr, k, m,    i, j, t, a) {
-	for (i = 1; i <= m; i++) a[i] = arr[k, i]
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	lo = a[1]; hi = a[m]
-	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+# the median of sample column arr over the n[k] samples of k
+function kmed(arr, k,    i, a) {
+	for (i = 1; i <= n[k]; i++) a[i] = arr[k, i]
+	return med(a, n[k])
 }
 END {
 	for (i = 1; i <= nk; i++) {
 		k = order[i]
-		mv = med(v, k, n[k]); sv = mv > 0 ? (hi - lo) / mv : 0
-		mc = med(c, k, n[k])
+		mv = kmed(v, k); sv = mv > 0 ? (hi - lo) / mv : 0
+		mc = kmed(c, k)
 		printf("%s,%.1f,%.3f,%.3f,%d,%d\n", k, mv, sv, mc, n[k], o[k])
 	}
 }' "$csv" >"$out/medians.csv"
@@ -57,19 +65,13 @@ END {
 # one ratio, not one side of the comparison: a 3 s sample on the host's
 # clock spreads by 20-50%.  pairs.csv: kernel,config,base,array,workload,
 # throughput ratio,spread of the ratios,CPU-cost ratio (base / config),n
-awk -F, '
+awk -F, "$awk_med"'
 NR == 1 && $1 == "kernel" { next }
 {
 	k = $1 "," $3 "," $4
 	if (!(k in seen)) { seen[k]; pts[++np] = k }
 	cf[$2]; v[$1, $2, $3, $4, $5] = $6; c[$1, $2, $3, $4, $5] = $7
 	reps[$5]
-}
-function med(a, m,    i, j, t) {
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	lo = a[1]; hi = a[m]
-	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 }
 # pair <config> <base>: a line per point where both ran in a repeat
 function pair(x, y,    p, kx, ky, r, n, tr, cr, mt, st, mc, q) {
@@ -106,8 +108,7 @@ END {
 awk -F, '
 # pairs.csv first: the paired ratios, by kernel,config,array,workload
 FILENAME == ARGV[1] { k = $1 "," $2 "," $4 "," $5; pr[k] = $6; psp[k] = $7; pc[k] = $8; next }
-{ m[$1 "," $2 "," $3 "," $4] = $5; cpu[$1 "," $2 "," $3 "," $4] = $7
-  ops[$1 "," $2 "," $3 "," $4] = $9
+{ ops[$1 "," $2 "," $3 "," $4] = $9
   if (!($3 "," $4 in seen)) { seen[$3 "," $4]; pts[++np] = $3 "," $4 }
   kern[$1] }
 # fam: "" for a local array, "nvmf-<transport>" for a fabric one
@@ -131,7 +132,7 @@ END {
 			split("ecdma,cpu,ecdma-gtc,cpu-gtc", cf, ",")
 			f = fam(pts[p])
 			for (g = 0; g < 2; g++) {
-				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
+				a = kk "," cf[1 + 2 * g] "," pts[p]
 				if (a in pr) {
 					r = pr[a]; line = line sprintf(" %11.2fx", r)
 					if (f != "") {
@@ -155,7 +156,7 @@ END {
 				} else line = line sprintf(" %12s", "-")
 			}
 			for (g = 0; g < 2; g++) {
-				a = kk "," cf[1 + 2 * g] "," pts[p]; b = kk "," cf[2 + 2 * g] "," pts[p]
+				a = kk "," cf[1 + 2 * g] "," pts[p]
 				if (a in pc && pc[a] > 0) {
 					r = pc[a]; line = line sprintf(" %13.2fx", r)
 				} else line = line sprintf(" %14s", "-")
@@ -184,7 +185,7 @@ END {
 # with both sides' spread, and the geomean; nothing when no config has @alt
 awk -F, '
 FILENAME == ARGV[1] { k = $1 "," $2 "," $4 "," $5; pr[k] = $6; pc[k] = $8; next }
-{ k = $1 "," $2 "," $3 "," $4; m[k] = $5; sp[k] = $6; cpu[k] = $7
+{ sp[$1 "," $2 "," $3 "," $4] = $6
   if ($2 ~ /@alt/) alt[++na] = $0 }
 END {
 	for (i = 1; i <= na; i++) {
