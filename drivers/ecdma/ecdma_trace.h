@@ -351,19 +351,21 @@ TRACE_EVENT(ecdma_trial_slot,
 	    TP_STRUCT__entry(__field(u64, rd)
 			     __field(u64, wr)
 			     __field(u64, md)
+			     __field(u32, us)
 			     __field(u32, slot)
 			     __field(u8, kind)
 			     __field(bool, out)),
 	    TP_fast_assign(__entry->rd = s->rd;
 			   __entry->wr = s->wr;
 			   __entry->md = s->md;
+			   __entry->us = s->us;
 			   __entry->slot = slot;
 			   __entry->kind = kind;
 			   __entry->out = out;),
-	    TP_printk("slot=%u state=%s kind=%s rd=%llu wr=%llu md=%llu",
+	    TP_printk("slot=%u state=%s kind=%s rd=%llu wr=%llu md=%llu us=%u",
 		      __entry->slot, __entry->out ? "out" : "in",
 		      ecdma_show_kind(__entry->kind), __entry->rd, __entry->wr,
-		      __entry->md));
+		      __entry->md, __entry->us));
 
 TRACE_EVENT(ecdma_trial_verdict,
 	    TP_PROTO(const struct ecdma_trial *t, bool keep, bool thin,

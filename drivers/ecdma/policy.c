@@ -253,7 +253,41 @@ static void ecdma_policy_trace_slot(const struct ecdma_trial *was,
 		trace_ecdma_trial_start(t);
 }
 
-/* One slot: account its I/O, let trial.c place the next; may sleep */
+/* Queue the work for part @part of the slot begun at @ab_start */
+static void ecdma_policy_next_part(struct ecdma_policy *p, unsigned int part)
+{
+	unsigned long at = p->ab_start +
+		msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS * part / ECDMA_TRIAL_PARTS);
+
+	p->ab_part = part < ECDMA_TRIAL_PARTS ? part : 0;
+	if (!READ_ONCE(p->stop))
+		schedule_delayed_work(&p->ab_work, time_after(at, jiffies) ?
+				      at - jiffies : 0);
+}
+
+/*
+ * Part @part of a trial's first slot out or in ended (@s: its I/O so far):
+ * go on to the next part, or out of the table if trial.c ends a plain loss
+ * here.  Return: true if the slot goes on, its I/O counted from its start.
+ */
+static bool ecdma_policy_peek(struct ecdma_front *front,
+			      const struct ecdma_trial_sample *s,
+			      unsigned int part)
+{
+	struct ecdma_policy *p = &front->policy;
+	struct ecdma_trial *t = &p->trial;
+	const struct ecdma_trial was = *t;
+
+	if (!ecdma_trial_peek(t, s, part)) {
+		ecdma_policy_next_part(p, part + 1);
+		return true;
+	}
+	ecdma_policy_trace_slot(&was, t, s, false);
+	ecdma_policy_table(front, true);
+	return false;
+}
+
+/* One slot, or part of one: account its I/O, let trial.c place the next */
 static void ecdma_policy_ab_work(struct work_struct *work)
 {
 	struct ecdma_front *front = container_of(to_delayed_work(work),
@@ -263,21 +297,40 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	enum ecdma_offload mode = READ_ONCE(p->offload);
 	struct ecdma_trial *t = &p->trial;
 	struct ecdma_trial_sample s;
-	bool busy, park = false, resumed = p->ab_resting;
-	u64 rd, wr, md = ecdma_policy_md_io(p);
+	bool busy, park = false, ended = false, resumed = p->ab_resting;
+	u64 rd, wr, md = ecdma_policy_md_io(p), now = ktime_get_ns();
+	unsigned int part = p->ab_part;
 
 	ecdma_policy_io(p, &rd, &wr);
 	s.rd = rd - p->ab_rd;
 	s.wr = wr - p->ab_wr;
 	s.md = md - p->ab_md;
-	p->ab_rd = rd;
-	p->ab_wr = wr;
-	p->ab_md = md;
-	p->ab_resting = false;
+	s.us = min_t(u64, div_u64(now - p->ab_time, NSEC_PER_USEC), U32_MAX);
 	mutex_lock(&front->cfg_lock);
 	busy = ecdma_front_busy(front);
 	mutex_unlock(&front->cfg_lock);
+	p->ab_part = 0;
+	if (part && mode == ECDMA_OFFLOAD_AUTO && busy &&
+	    (t->slot == 1 || t->slot == 2)) {
+		if (ecdma_policy_peek(front, &s, part))
+			return;
+		ended = true;
+	}
+	p->ab_rd = rd;
+	p->ab_wr = wr;
+	p->ab_md = md;
+	p->ab_time = now;
+	p->ab_start = jiffies;
+	p->ab_resting = false;
 
+	if (ended) {
+		/* out of the table: a whole slot of it comes next */
+		WRITE_ONCE(p->ab_slot, t->slot);
+		if (!READ_ONCE(p->stop))
+			schedule_delayed_work(&p->ab_work,
+					      msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
+		return;
+	}
 	if (mode != ECDMA_OFFLOAD_AUTO || !busy) {
 		/* no trial: out only for "never", while async_tx holds us */
 		ecdma_trial_rest(t);
@@ -304,6 +357,11 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		/* @ab_due, then @ab_parked: pairs with the tick's smp_rmb() */
 		smp_wmb();
 		WRITE_ONCE(p->ab_parked, 1);
+		return;
+	}
+	if (t->slot == 1 || t->slot == 2) {
+		/* a trial's first slots out and in: seen after each part */
+		ecdma_policy_next_part(p, 1);
 		return;
 	}
 	if (!READ_ONCE(p->stop))
@@ -438,6 +496,8 @@ int ecdma_policy_start(struct ecdma_front *front)
 	ecdma_trial_init(&p->trial, ECDMA_TRIAL_BUDGET);
 	ecdma_policy_io(p, &p->ab_rd, &p->ab_wr);
 	p->ab_md = ecdma_policy_md_io(p);
+	p->ab_time = ktime_get_ns();
+	p->ab_part = 0;
 	p->ab_parked = 0;
 	p->ab_resting = false;
 	INIT_DELAYED_WORK(&p->ab_work, ecdma_policy_ab_work);

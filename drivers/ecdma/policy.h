@@ -38,6 +38,9 @@ extern const char *const ecdma_offload_names[ECDMA_OFFLOAD_NR];
  * @ab_rd: PGPGIN at the last slot
  * @ab_wr: PGPGOUT at the last slot
  * @ab_md: md member sectors (@md_sectors) at the last slot
+ * @ab_time: ktime_get_ns() at the last slot
+ * @ab_start: jiffies at the last slot, whence a slot's parts are timed
+ * @ab_part: parts of a trial's first slot in the next run ends, or 0
  * @ab_switches: times the device left or re-entered the table
  * @trial: auto's trials (trial.c); its budget set by sysfs
  * @ab_events: all_vm_events() buffer
@@ -71,6 +74,9 @@ struct ecdma_policy {
 	u64 ab_rd;
 	u64 ab_wr;
 	u64 ab_md;
+	u64 ab_time;
+	unsigned long ab_start;
+	unsigned int ab_part;
 	unsigned long ab_switches;
 	struct ecdma_trial trial;
 	unsigned long *ab_events;

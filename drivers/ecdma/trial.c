@@ -3,7 +3,8 @@
  * The "auto" offload policy's trials (trial.h; policy.c runs them).  A
  * trial runs up to ECDMA_TRIAL_SLOTS slots, out, in, in, out of async_tx's
  * channel table so that drift hits both states alike, and keeps the device
- * in only if that moved ECDMA_TRIAL_MARGIN percent more I/O.
+ * in only if that moved ECDMA_TRIAL_MARGIN percent more I/O, and more than
+ * the slots of one state differ among themselves (the host's own noise).
  */
 #include "trial.h"
 
@@ -55,26 +56,50 @@ static bool ecdma_trial_slot_out(unsigned int slot)
 	return slot == 1 || slot == ECDMA_TRIAL_SLOTS;
 }
 
+/* @s's signal for a trial of @kind, scaled to one ECDMA_TRIAL_SLOT_MS */
+static u64 ecdma_trial_scaled(const struct ecdma_trial_sample *s,
+			      unsigned int kind)
+{
+	u64 v = kind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
+	u32 us = s->us ? max_t(u32, s->us, 1000) : ECDMA_TRIAL_SLOT_MS * 1000;
+
+	return div_u64(v * ECDMA_TRIAL_SLOT_MS * 1000, us);
+}
+
+static u64 ecdma_trial_diff(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
 /* Slot 1 of a trial of the load now comes next */
 static void ecdma_trial_start(struct ecdma_trial *t)
 {
 	t->sum[0] = 0;
 	t->sum[1] = 0;
+	memset(t->val, 0, sizeof(t->val));
+	memset(t->part, 0, sizeof(t->part));
 	t->thin = false;
 	WRITE_ONCE(t->slot, 1);
 	t->out = ecdma_trial_slot_out(1);
 }
 
 /*
- * After @n slots in and as many out: stay in only if that moved more I/O;
- * what the slots in lost is charged to the kind's credit.  A thin slot out
- * (load ended) judges nothing; thin slots in are ecdma's doing: a loss.
+ * After @n slots in (@parts of ECDMA_TRIAL_PARTS in the table) and @n out:
+ * stay in only if that moved more I/O, by more than the slots of one state
+ * differ (a whole trial: noise must not win); what the time in lost is
+ * charged to the kind's credit.  A thin slot out (load ended) judges
+ * nothing; thin slots in are ecdma's doing: a loss.
  */
-static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
+static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n,
+			       unsigned int parts)
 {
 	struct ecdma_trial_load *l = &t->load[t->tkind];
 	u64 in = t->sum[0], out = t->sum[1];
-	bool keep = !t->thin && in * 100 > out * (100 + ECDMA_TRIAL_MARGIN);
+	u64 noise = ecdma_trial_diff(t->val[0], t->val[3]) +
+		    ecdma_trial_diff(t->val[1], t->val[2]);
+	bool keep = !t->thin && n == ECDMA_TRIAL_SLOTS / 2 &&
+		    in * 100 > out * (100 + ECDMA_TRIAL_MARGIN) &&
+		    in - out > noise;
 	bool was_in = l->judged && l->keep;
 	u32 loss = 0, charge;
 
@@ -89,7 +114,10 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 	t->confirm = false;
 	if (!t->thin && in < out)
 		loss = 100 - div_u64(in * 100, out);
-	charge = loss * n;
+	charge = DIV_ROUND_UP(loss * parts, ECDMA_TRIAL_PARTS);
+	/* the next trial is taken to risk what this one lost */
+	if (!t->thin)
+		l->guess = min_t(u32, charge, ECDMA_TRIAL_CREDIT_MAX);
 	/* in the table since the kind's last trial: that was a loss too */
 	if (was_in && !t->thin && l->wait > 2 * n)
 		charge += loss * (l->wait - 2 * n);
@@ -97,9 +125,6 @@ static void ecdma_trial_decide(struct ecdma_trial *t, unsigned int n)
 	WRITE_ONCE(t->cost, t->cost + charge);
 	l->wait = 0;
 	if (!t->thin) {
-		/* the next trial risks one slot if this loss ends it early */
-		l->guess = min_t(u32, loss * (loss >= ECDMA_TRIAL_ABORT ? 1 : 2),
-				 ECDMA_TRIAL_CREDIT_MAX);
 		if (l->judged && keep == l->keep)
 			l->every = min_t(u32, 2 * l->every,
 					 keep ? ECDMA_TRIAL_EVERY_IN :
@@ -130,26 +155,30 @@ static void ecdma_trial_step(struct ecdma_trial *t,
 			     unsigned int kind)
 {
 	/* a trial keeps the signal it started with */
-	u64 v = t->tkind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
+	u64 raw = t->tkind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
 	u64 kv = kind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
+	u64 v = ecdma_trial_scaled(s, t->tkind);
 
+	t->val[t->slot - 1] = v;
 	t->sum[was_out] += v;
 	if (kind != t->tkind && kv >= ECDMA_TRIAL_MIN_IO) {
 		t->thin = true;
-		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2);
+		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2,
+				   ECDMA_TRIAL_SLOTS / 2 * ECDMA_TRIAL_PARTS);
 		/* the load now: else the old kind's trial starts again */
 		WRITE_ONCE(t->cur, kind);
 		t->level = kv;
 		return;
 	}
 	/* out of the table, md alone: the load ended or paused */
-	if (was_out && v < ECDMA_TRIAL_MIN_IO)
+	if (was_out && raw < ECDMA_TRIAL_MIN_IO)
 		t->thin = true;
 	if (t->slot == 2 && !t->thin &&
 	    t->sum[0] * 100 < t->sum[1] * (100 - ECDMA_TRIAL_ABORT)) {
-		ecdma_trial_decide(t, 1);
+		ecdma_trial_decide(t, 1, ECDMA_TRIAL_PARTS);
 	} else if (t->slot == ECDMA_TRIAL_SLOTS) {
-		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2);
+		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2,
+				   ECDMA_TRIAL_SLOTS / 2 * ECDMA_TRIAL_PARTS);
 	} else {
 		WRITE_ONCE(t->slot, t->slot + 1);
 		t->out = ecdma_trial_slot_out(t->slot);
@@ -217,6 +246,45 @@ bool ecdma_trial_slot(struct ecdma_trial *t,
 	else
 		ecdma_trial_idle(t, kind, v);
 	return t->out;
+}
+
+/**
+ * ecdma_trial_peek - part of a trial's first slot out or in ran
+ * @t: the state
+ * @s: what the slot moved so far, in @s->us
+ * @part: parts of ECDMA_TRIAL_PARTS it ran, 1 .. ECDMA_TRIAL_PARTS - 1
+ *
+ * Slot 1's parts tell how far a part strays from its slot (bursts of
+ * large I/O, a slow load: far); in slot 2 a plain loss ends the trial.
+ * The earlier the part, the larger the loss it takes (ECDMA_TRIAL_ABORT_PART
+ * after one, down to ECDMA_TRIAL_ABORT at the slot's end), and twice what
+ * slot 1 strayed at that part: a large loss shows early, and md pays for
+ * every part of it.
+ * Return: true if the trial ended and the device is to leave the table.
+ */
+bool ecdma_trial_peek(struct ecdma_trial *t,
+		      const struct ecdma_trial_sample *s, unsigned int part)
+{
+	u64 v, out = t->sum[1];
+	unsigned int edge;
+
+	if (t->thin || !part || part >= ECDMA_TRIAL_PARTS)
+		return false;
+	v = ecdma_trial_scaled(s, t->tkind);
+	if (t->slot == 1)
+		t->part[part] = v;
+	if (t->slot != 2)
+		return false;
+	edge = ECDMA_TRIAL_ABORT +
+	       (ECDMA_TRIAL_ABORT_PART - ECDMA_TRIAL_ABORT) *
+	       (ECDMA_TRIAL_PARTS - part) / (ECDMA_TRIAL_PARTS - 1);
+	if (v * 100 >= out * (100 - edge) ||
+	    out - v <= 2 * ecdma_trial_diff(t->part[part], out))
+		return false;
+	t->val[1] = v;
+	t->sum[0] = v;
+	ecdma_trial_decide(t, 1, part);
+	return true;
 }
 
 /**

@@ -9,6 +9,9 @@
 #define ECDMA_TRIAL_SLOTS	4	/* out, in, in, out */
 #define ECDMA_TRIAL_MARGIN	3	/* % more I/O in the table to stay in */
 #define ECDMA_TRIAL_ABORT	10	/* % less in first slot in: end there */
+/* the first slot in is judged at each of its parts: a plain loss ends early */
+#define ECDMA_TRIAL_PARTS	8
+#define ECDMA_TRIAL_ABORT_PART	50	/* % less after one part: end there */
 /* slots between trials, doubling on repeats; _OUT larger: asking costs md */
 #define ECDMA_TRIAL_EVERY	16
 #define ECDMA_TRIAL_EVERY_IN	64
@@ -41,11 +44,13 @@ extern const char *const ecdma_trial_kind_names[ECDMA_TRIAL_KINDS + 1];
  * @rd: read from above the block layer (PGPGIN)
  * @wr: written from above (PGPGOUT)
  * @md: sent by md arrays to their members
+ * @us: the time it took (us), 0: ECDMA_TRIAL_SLOT_MS
  */
 struct ecdma_trial_sample {
 	u64 rd;
 	u64 wr;
 	u64 md;
+	u32 us;
 };
 
 /**
@@ -73,7 +78,11 @@ struct ecdma_trial_load {
  * @cur: kind of the load now; ECDMA_TRIAL_KINDS while there is none *
  * @slot: 0 between trials, else the slot running (1..ECDMA_TRIAL_SLOTS) *
  * @tkind: kind the running or last trial judges *
- * @sum: I/O of this trial's slots in ([0]) and out of ([1]) the table
+ * @sum: I/O of this trial's slots in ([0]) and out of ([1]) the table,
+ *	each slot's scaled to ECDMA_TRIAL_SLOT_MS
+ * @val: each slot's part of @sum
+ * @part: slot 1's I/O after each of its parts, scaled to a slot: how far
+ *	a part's rate strays from its slot's on this host and load
  * @thin: a slot out of the table had too little I/O to judge
  * @confirm: the trial running confirms a first win before moving in
  * @level: I/O per slot of the state last chosen
@@ -83,7 +92,7 @@ struct ecdma_trial_load {
  * @kept: trials that kept the device in the table *
  * @aborted: trials ended after their first slot in the table *
  * @thin_trials: trials that judged nothing (@thin): pace and verdict kept *
- * @last: the last trial's sums, in and out *
+ * @last: the last trial's @sum, in and out *
  * @cost: all trials' cost so far (percent-slots) *
  */
 struct ecdma_trial {
@@ -93,6 +102,8 @@ struct ecdma_trial {
 	unsigned int slot;
 	unsigned int tkind;
 	u64 sum[2];
+	u64 val[ECDMA_TRIAL_SLOTS];
+	u64 part[ECDMA_TRIAL_PARTS];
 	bool thin;
 	bool confirm;
 	u64 level;
@@ -109,6 +120,8 @@ struct ecdma_trial {
 void ecdma_trial_init(struct ecdma_trial *t, unsigned int budget);
 bool ecdma_trial_slot(struct ecdma_trial *t,
 		      const struct ecdma_trial_sample *s, bool was_out);
+bool ecdma_trial_peek(struct ecdma_trial *t,
+		      const struct ecdma_trial_sample *s, unsigned int part);
 void ecdma_trial_rest(struct ecdma_trial *t);
 unsigned int ecdma_trial_kind_of(const struct ecdma_trial_sample *s);
 

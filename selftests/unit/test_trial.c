@@ -15,12 +15,14 @@ struct sim_load {
 	u64 in;
 	unsigned int kind;
 	unsigned int noise;	/* percent, either way, per slot */
+	bool lumps;		/* a slot's I/O comes at its middle */
 };
 
 struct sim_res {
 	u64 moved;		/* by the load as the trials ran it */
 	u64 alone;		/* by md alone in as many slots */
 	unsigned int in_slots;
+	unsigned int parts;	/* of the last first slot in peeked at */
 };
 
 static void sim_sample(const struct sim_load *l, bool out,
@@ -52,20 +54,63 @@ static void sim_sample(const struct sim_load *l, bool out,
 	}
 }
 
-/* @slots slots of @l, the trials choosing the state of each */
-static void sim_run(struct ecdma_trial *t, const struct sim_load *l,
-		    unsigned int slots, struct sim_res *r)
+/*
+ * A trial's first slots out and in as policy.c runs them: peeked at after
+ * each part; true if a peek ended the slot (@r counts the parts it ran).
+ */
+static bool sim_parts(struct ecdma_trial *t, const struct sim_load *l,
+		      bool out, struct sim_res *r)
+{
+	struct ecdma_trial_sample s;
+	unsigned int part, of;
+
+	for (part = 1; part < ECDMA_TRIAL_PARTS; part++) {
+		sim_sample(l, out, &s);
+		if (!l->lumps)
+			of = part;
+		else
+			of = 2 * part >= ECDMA_TRIAL_PARTS ? ECDMA_TRIAL_PARTS : 0;
+		s.rd = s.rd * of / ECDMA_TRIAL_PARTS;
+		s.wr = s.wr * of / ECDMA_TRIAL_PARTS;
+		s.md = s.md * of / ECDMA_TRIAL_PARTS;
+		s.us = ECDMA_TRIAL_SLOT_MS * 1000 * part / ECDMA_TRIAL_PARTS;
+		if (ecdma_trial_peek(t, &s, part)) {
+			r->moved += l->in * part / ECDMA_TRIAL_PARTS;
+			r->alone += l->out * part / ECDMA_TRIAL_PARTS;
+			r->parts = part;
+			return true;
+		}
+	}
+	r->parts = ECDMA_TRIAL_PARTS;
+	return false;
+}
+
+/* @slots slots of @l, the trials choosing the state of each; @peek: parts */
+static void sim_run_peek(struct ecdma_trial *t, const struct sim_load *l,
+			 unsigned int slots, struct sim_res *r, bool peek)
 {
 	struct ecdma_trial_sample s;
 	bool out = t->out;
 
 	while (slots--) {
+		if (peek && t->slot == 1)
+			sim_parts(t, l, out, r);
+		if (peek && !out && t->slot == 2 && sim_parts(t, l, out, r)) {
+			out = t->out;
+			continue;
+		}
 		sim_sample(l, out, &s);
 		r->moved += out ? l->out : l->in;
 		r->alone += l->out;
 		r->in_slots += !out;
 		out = ecdma_trial_slot(t, &s, out);
 	}
+}
+
+static void sim_run(struct ecdma_trial *t, const struct sim_load *l,
+		    unsigned int slots, struct sim_res *r)
+{
+	sim_run_peek(t, l, slots, r, false);
 }
 
 static void sim_idle(struct ecdma_trial *t, unsigned int slots)
@@ -304,6 +349,105 @@ static void test_tie_stays_out(void)
 			 bad, permil);
 }
 
+/*
+ * Peeked at in parts, a trial's first slot in ends after the first part
+ * whose edge the loss passes (50% after one part, down to 10% at the
+ * slot's end): a large loss costs md an eighth of a slot, not the slot.
+ * A tie under 5% noise is never ended by a part.
+ */
+static void test_loss_ends_in_parts(void)
+{
+	static const struct {
+		u64 in;
+		unsigned int parts;	/* the trial ends after at most */
+	} c[] = {
+		{ 4000, 1 }, { 6000, 4 }, { 7500, 7 }, { 8500, 8 },
+	};
+	struct sim_load tie = wins;
+	unsigned int bad = 0, i, cost[ARRAY_SIZE(c)];
+	struct ecdma_trial t;
+	struct sim_res r;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct sim_load l = loses;
+		u32 loss = 100 - c[i].in / 100;
+
+		l.in = c[i].in;
+		l.noise = 2;
+		memset(&r, 0, sizeof(r));
+		ecdma_trial_init(&t, 100);
+		sim_run_peek(&t, &l, 3, &r, true);
+		cost[i] = t.cost;
+		bad += t.trials != 1 || t.aborted != 1 || !t.out ||
+		       r.parts > c[i].parts || r.in_slots != (r.parts == 8);
+		/* what the time in lost, give or take the noise */
+		bad += t.cost * ECDMA_TRIAL_PARTS >
+		       (loss + 5) * r.parts + ECDMA_TRIAL_PARTS;
+	}
+	tie.in = tie.out;
+	ecdma_trial_init(&t, 100);
+	memset(&r, 0, sizeof(r));
+	sim_run_peek(&t, &tie, 4000, &r, true);
+	bad += t.trials < 10 || t.aborted;
+	ksft_test_result(!bad, "loss_ends_in_parts (%u wrong, cost %u %u %u %u, %lu ties)\n",
+			 bad, cost[0], cost[1], cost[2], cost[3], t.trials);
+}
+
+/*
+ * A load whose I/O comes in lumps (large blocks, a slow md) shows none in
+ * a slot's first parts, in the table or out: a tie runs all four slots,
+ * and a loss ends only once the lump has come.
+ */
+static void test_lumps_not_ended_by_parts(void)
+{
+	struct sim_load tie = wins, l = loses;
+	unsigned int bad = 0;
+	struct ecdma_trial t;
+	struct sim_res r;
+
+	tie.in = tie.out;
+	tie.lumps = true;
+	l.lumps = true;
+	ecdma_trial_init(&t, 100);
+	memset(&r, 0, sizeof(r));
+	sim_run_peek(&t, &tie, 4000, &r, true);
+	bad += t.trials < 10 || t.aborted;
+	ecdma_trial_init(&t, 100);
+	memset(&r, 0, sizeof(r));
+	sim_run_peek(&t, &l, 3, &r, true);
+	bad += t.trials != 1 || t.aborted != 1 ||
+	       r.parts <= ECDMA_TRIAL_PARTS / 2;
+	ksft_test_result(!bad, "lumps_not_ended_by_parts (%u wrong, a loss ended after %u parts)\n",
+			 bad, r.parts);
+}
+
+/*
+ * A win by 4% (over the 3% margin) joins on a quiet host; under 5% noise
+ * per slot the trial's own slots differ by as much, and it stays out.
+ */
+static void test_win_within_noise_stays_out(void)
+{
+	struct sim_load l = wins;
+	struct ecdma_trial t;
+	struct sim_res r = { 0 };
+	unsigned int bad = 0, quiet, noisy;
+
+	l.in = l.out * 104 / 100;
+	l.noise = 0;
+	ecdma_trial_init(&t, ECDMA_TRIAL_BUDGET);
+	sim_run(&t, &l, 4000, &r);
+	quiet = r.in_slots * 1000 / 4000;
+	bad += quiet < 900;
+	l.noise = 5;
+	memset(&r, 0, sizeof(r));
+	ecdma_trial_init(&t, ECDMA_TRIAL_BUDGET);
+	sim_run(&t, &l, 100000, &r);
+	noisy = r.in_slots * 1000 / 100000;
+	bad += noisy > 150;
+	ksft_test_result(!bad, "win_within_noise_stays_out (%u wrong, %u / %u permil in)\n",
+			 bad, quiet, noisy);
+}
+
 /* slots from one trial's end to the next one's start, @n times */
 static void pace(struct ecdma_trial *t, const struct sim_load *l,
 		 unsigned int *gap, unsigned int n)
@@ -434,13 +578,13 @@ static void test_kind_of(void)
 		struct ecdma_trial_sample s;
 		unsigned int kind;
 	} c[] = {
-		{ { 0, 6000, 8000 }, ECDMA_TRIAL_WRITE },	/* RAID-6 of 8 */
-		{ { 0, 2000, 4000 }, ECDMA_TRIAL_WRITE },	/* RAID-6 of 4 */
-		{ { 0, 1000, 6000 }, ECDMA_TRIAL_SMALL },	/* RMW */
-		{ { 0, 1000, 2600 }, ECDMA_TRIAL_SMALL },
-		{ { 5000, 100, 6000 }, ECDMA_TRIAL_READ },
-		{ { 100, 0, 9000 }, ECDMA_TRIAL_MD },		/* a check */
-		{ { 0, 0, 0 }, ECDMA_TRIAL_MD },
+		{ { 0, 6000, 8000, 0 }, ECDMA_TRIAL_WRITE },	/* RAID-6 of 8 */
+		{ { 0, 2000, 4000, 0 }, ECDMA_TRIAL_WRITE },	/* RAID-6 of 4 */
+		{ { 0, 1000, 6000, 0 }, ECDMA_TRIAL_SMALL },	/* RMW */
+		{ { 0, 1000, 2600, 0 }, ECDMA_TRIAL_SMALL },
+		{ { 5000, 100, 6000, 0 }, ECDMA_TRIAL_READ },
+		{ { 100, 0, 9000, 0 }, ECDMA_TRIAL_MD },		/* a check */
+		{ { 0, 0, 0, 0 }, ECDMA_TRIAL_MD },
 	};
 	unsigned int bad = 0, i;
 
@@ -452,7 +596,7 @@ static void test_kind_of(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(11);
+	ksft_set_plan(14);
 	test_rng_init();
 	test_kind_of();
 	test_new_load_waits();
@@ -465,5 +609,8 @@ int main(void)
 	test_budget_zero();
 	test_rate_change();
 	test_kind_change_ends_trial();
+	test_loss_ends_in_parts();
+	test_lumps_not_ended_by_parts();
+	test_win_within_noise_stays_out();
 	return ksft_finished();
 }
