@@ -311,6 +311,19 @@ for t in /ecdma/tests/*; do
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	timeout "${ECDMA_TEST_TIMEOUT:-900}" sh "$t"
 	rc=$?
+	case $rc in
+	124|137|143)
+		# cut off: what it left running or assembled would fail the
+		# next scripts on busy disks (2026-12-03: md_raid cut off on a
+		# loaded host, the four md scripts after it found brd in use)
+		killall -q -KILL fio mdadm
+		for m in /dev/md[0-9]*; do
+			[ -b "$m" ] && mdadm --stop "$m" >/dev/null 2>&1
+		done
+		modprobe -r brd 2>/dev/null
+		echo "ecdma-test: $name cut off after rc=$rc, its fio and arrays stopped" >/dev/kmsg
+		;;
+	esac
 	echo "ECDMA-TEST-END $name rc=$rc secs=$(awk -v a="$t0" '{ printf("%.0f", $1 - a) }' /proc/uptime)"
 done
 echo "ECDMA-VM-END"
