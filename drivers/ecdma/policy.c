@@ -323,14 +323,9 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 	p->ab_start = jiffies;
 	p->ab_resting = false;
 
-	if (ended) {
-		/* out of the table: a whole slot of it comes next */
-		WRITE_ONCE(p->ab_slot, t->slot);
-		if (!READ_ONCE(p->stop))
-			schedule_delayed_work(&p->ab_work,
-					      msecs_to_jiffies(ECDMA_TRIAL_SLOT_MS));
-		return;
-	}
+	/* a peek ended the trial, out of the table: a whole slot comes next */
+	if (ended)
+		goto next;
 	if (mode != ECDMA_OFFLOAD_AUTO || !busy) {
 		/* no trial: out only for "never", while async_tx holds us */
 		ecdma_trial_rest(t);
@@ -347,6 +342,7 @@ static void ecdma_policy_ab_work(struct work_struct *work)
 		/* without a load to judge the device rests out of the table */
 		park = ecdma_trial_resting(t);
 	}
+next:
 	/* after the table: a reader seeing no trial sees the state it left */
 	WRITE_ONCE(p->ab_slot, t->slot);
 	if (park) {
