@@ -159,6 +159,7 @@ static void ecdma_trial_step(struct ecdma_trial *t,
 	u64 kv = kind == ECDMA_TRIAL_MD ? s->md : s->rd + s->wr;
 	u64 v = ecdma_trial_scaled(s, t->tkind);
 
+	t->run = min_t(unsigned int, t->run + 1, ECDMA_TRIAL_CREDIT_MAX);
 	t->val[t->slot - 1] = v;
 	t->sum[was_out] += v;
 	if (kind != t->tkind && kv >= ECDMA_TRIAL_MIN_IO) {
@@ -168,12 +169,22 @@ static void ecdma_trial_step(struct ecdma_trial *t,
 		/* the load now: else the old kind's trial starts again */
 		WRITE_ONCE(t->cur, kind);
 		t->level = kv;
+		t->run = 1;
 		return;
 	}
-	/* out of the table, md alone: the load ended or paused */
-	if (was_out && raw < ECDMA_TRIAL_MIN_IO)
+	/*
+	 * Out of the table, md alone: the load ended or paused.  The trial
+	 * judges nothing and ends here: its slots in would have put the next
+	 * load in the table unasked, and charged it nothing.
+	 */
+	if (was_out && raw < ECDMA_TRIAL_MIN_IO) {
 		t->thin = true;
-	if (t->slot == 2 && !t->thin &&
+		ecdma_trial_decide(t, ECDMA_TRIAL_SLOTS / 2,
+				   ECDMA_TRIAL_SLOTS / 2 * ECDMA_TRIAL_PARTS);
+		ecdma_trial_rest(t);
+		return;
+	}
+	if (t->slot == 2 &&
 	    t->sum[0] * 100 < t->sum[1] * (100 - ECDMA_TRIAL_ABORT)) {
 		ecdma_trial_decide(t, 1, ECDMA_TRIAL_PARTS);
 	} else if (t->slot == ECDMA_TRIAL_SLOTS) {
@@ -189,6 +200,7 @@ static void ecdma_trial_step(struct ecdma_trial *t,
 static void ecdma_trial_idle(struct ecdma_trial *t, unsigned int kind, u64 v)
 {
 	struct ecdma_trial_load *l;
+	unsigned int budget;
 	bool changed = false;
 
 	if (t->cur == ECDMA_TRIAL_KINDS) {
@@ -196,19 +208,32 @@ static void ecdma_trial_idle(struct ecdma_trial *t, unsigned int kind, u64 v)
 		WRITE_ONCE(t->cur, kind);
 		t->level = v;
 		t->moved = 0;
+		t->run = 0;
 	} else if (kind != t->cur || v > 2 * t->level || 2 * v < t->level) {
 		if (++t->moved >= 2) {
 			WRITE_ONCE(t->cur, kind);
 			t->level = v;
 			t->moved = 0;
+			t->run = 0;
 			changed = true;
 		}
 	} else {
 		t->moved = 0;
 	}
+	t->run = min_t(unsigned int, t->run + 1, ECDMA_TRIAL_CREDIT_MAX);
 	l = &t->load[t->cur];
 	t->out = !(l->judged && l->keep);
-	if (!READ_ONCE(t->budget) || l->credit < (s32)l->guess)
+	budget = READ_ONCE(t->budget);
+	if (!budget || l->credit < (s32)l->guess)
+		return;
+	/*
+	 * The load now must have earned the trial by itself: credit earned
+	 * over many short loads would spend it all in one of them (design.rst).
+	 * A trial pays off only in a load that goes on after it, and one that
+	 * has run longer is likely to run longer still.  A guess measured in
+	 * one slot under noise may be an eighth short: that too.
+	 */
+	if (t->run * budget < l->guess + (l->judged ? l->guess / 8 : 0))
 		return;
 	if (l->judged && !changed && l->wait < l->every)
 		return;
@@ -298,5 +323,6 @@ void ecdma_trial_rest(struct ecdma_trial *t)
 	WRITE_ONCE(t->cur, ECDMA_TRIAL_KINDS);
 	t->level = 0;
 	t->moved = 0;
+	t->run = 0;
 	t->out = true;
 }

@@ -87,6 +87,8 @@ struct ecdma_trial_load {
  * @confirm: the trial running confirms a first win before moving in
  * @level: I/O per slot of the state last chosen
  * @moved: slots in a row off @level (under half, over twice) or not @cur
+ * @run: slots the load now has run since it began (no slot without I/O, no
+ *	change of kind or rate), up to ECDMA_TRIAL_CREDIT_MAX
  * @out: the table state asked for: out of it
  * @trials: trials so far *
  * @kept: trials that kept the device in the table *
@@ -108,6 +110,7 @@ struct ecdma_trial {
 	bool confirm;
 	u64 level;
 	unsigned int moved;
+	unsigned int run;
 	bool out;
 	unsigned long trials;
 	unsigned long kept;
