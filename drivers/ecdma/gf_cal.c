@@ -365,6 +365,29 @@ u64 ecdma_gf_reuse_window(u64 llc)
 	return llc ? llc / 4 * 3 : ECDMA_GF_REUSE_DEFAULT;
 }
 
+/* @lib beats @gf by more than 1/ECDMA_GF_CAL_LIB_EDGE */
+static bool cal_lib_beats(u32 lib, u32 gf)
+{
+	return (u64)lib * ECDMA_GF_CAL_LIB_EDGE >
+	       (u64)gf * (ECDMA_GF_CAL_LIB_EDGE + 1);
+}
+
+/*
+ * Some requests of class @c in @band get NT stores on cached outputs: as
+ * many inputs as the band takes, blocks as big as the class takes
+ */
+static bool cal_nt_cached_some(const struct ecdma_gf_cal *cal, int band,
+			       int c, enum ecdma_gf_kind kind)
+{
+	int nin = band == ECDMA_GF_BAND_NARROW ? ECDMA_GF_BAND_CUT : U8_MAX;
+	size_t len = c == ECDMA_GF_CLS_BIG ? (size_t)U32_MAX :
+		     ecdma_gf_cal_block(c);
+
+	return ecdma_gf_nt_mask(cal->nt[kind], cal->nt_block, len, nin,
+				cal_outs(kind), false) &
+	       BIT(ECDMA_GF_NT_CACHED(c));
+}
+
 /* lib/raid6 or xor_blocks() per class in @band, for cached outputs or not */
 static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 {
@@ -378,22 +401,23 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
 		for (kind = 0; kind < ECDMA_GF_KIND_NR; kind++) {
 			u32 (*m)[2] = cal->mbps[band][c][kind];
 			const u32 *lib = m[ECDMA_GF_CAL_LIB];
-			/*
-			 * The GF algo with the stores the engine gives the
-			 * request measured: the narrow band's has too little
-			 * data for NT on cached outputs (ecdma_gf_nt_mask()).
-			 */
-			unsigned int nt = ecdma_gf_nt_mask(cal->nt[kind],
-							   cal->nt_block,
-							   ecdma_gf_cal_block(c),
-							   ecdma_gf_cal_disks[band],
-							   cal_outs(kind),
-							   false);
-			u32 gf_cold = m[nt & BIT(c) ?
+			u32 gf_cold = m[cal->nt[kind] & BIT(c) ?
 					ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][1];
-			u32 gf_hot = m[nt & BIT(ECDMA_GF_NT_CACHED(c)) ?
-				       ECDMA_GF_CAL_NT : ECDMA_GF_CAL_REG][0];
-			bool hot = lib[0] && lib[0] >= gf_hot;
+			/*
+			 * Cached: the kernel's code only where it beats the
+			 * GF algo clearly with every store kind the band's
+			 * requests of this class get.  A near tie at the one
+			 * request measured is no tie at others: lib/raid6
+			 * tied the GF algo's NT stores with 8 inputs of
+			 * 64 KiB and ran 0.41x of them with 12; xor_blocks()
+			 * beat its regular stores on 128 KiB blocks and ran
+			 * 0.78x of its NT stores on 1 MiB (ecdma-simd.rst).
+			 */
+			bool hot = cal_lib_beats(lib[0],
+						 m[ECDMA_GF_CAL_REG][0]) &&
+				   (!cal_nt_cached_some(cal, band, c, kind) ||
+				    cal_lib_beats(lib[0],
+						  m[ECDMA_GF_CAL_NT][0]));
 			/*
 			 * Cold, the GF algo must also have won every round:
 			 * one stripe from flushed memory varies by several
@@ -435,9 +459,10 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
  * Per class and kind: NT for outputs not cached when faster cold than
  * regular stores (8 inputs), and for cached ones too when also faster
  * hot.  Per band too: for cached outputs, the
- * kernel's code when at least as fast hot as the GF algo (for big P+Q
- * blocks, only if so at 64 KiB too); for others, unless the GF algo with
- * the store kind chosen was faster cold, and in every round.
+ * kernel's code when faster hot than the GF algo by 1/ECDMA_GF_CAL_LIB_EDGE
+ * with each store kind such requests get (for big P+Q blocks, only if so
+ * at 64 KiB too); for others, unless the GF algo with the store kind chosen
+ * was faster cold, and in every round.
  * 4 KiB outputs count as cached: md reads its parity pages again soon.
  */
 void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)

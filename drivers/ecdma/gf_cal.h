@@ -47,6 +47,8 @@
 #define ECDMA_GF_CAL_MAX_NS	40000000ULL
 /* or, rounds that should end within this many times as long: 400 ms */
 #define ECDMA_GF_CAL_LONG	10
+/* the kernel's code for cached outputs only if 1/this faster (gf_cal.c) */
+#define ECDMA_GF_CAL_LIB_EDGE	32
 
 /*
  * The cache probe where CPUID reports none (gf_llc.c): stripes of

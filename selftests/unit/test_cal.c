@@ -112,8 +112,9 @@ static void test_decide(void)
 /*
  * NT for cached outputs too only where NT won hot as well as cold, never
  * for 4 KiB; the kernel's code for cached outputs is then weighed against
- * the GF algo with the stores its measured request gets: NT in the wide
- * band, regular in the narrow one (too little data, ecdma_gf_nt_mask()).
+ * the GF algo with every store kind the band's requests of the class get:
+ * regular, and NT where some have the data for it (big blocks in either
+ * band; not 64 KiB ones in the narrow band, ecdma_gf_nt_mask()).
  */
 static void test_decide_nt_cached(void)
 {
@@ -150,10 +151,9 @@ static void test_decide_nt_cached(void)
 	bad += ecdma_gf_flags(65536, true, 0, rs, true) != ECDMA_GF_ACC;
 	/*
 	 * cached 64k P+Q: lib (60) beats regular (50); big: NT (70) wins,
-	 * but the narrow band's 4 blocks get regular stores: lib there
+	 * and big requests of the narrow band get it too: the GF algo there
 	 */
-	bad += cal.lib_pq[WIDE] != CLS64;
-	bad += cal.lib_pq[NARROW] != (CLS64 | CLSBIG);
+	bad += not_both(cal.lib_pq, CLS64);
 	/* cached NT from the calibration's data on (8 blocks), not aliased */
 	bad += ecdma_gf_flags(65536, false, 0,
 			      ecdma_gf_nt_mask(rs, NULL, 65536, 8, 4, false), true) !=
@@ -596,6 +596,73 @@ static void test_decide_bands(void)
 }
 
 /*
+ * For cached outputs the kernel's code only where it is faster than the
+ * GF algo by more than 1/ECDMA_GF_CAL_LIB_EDGE with each store kind the
+ * class's requests get.  The numbers are a Zen 5 host's (2026-12-05),
+ * where the ties chose lib/raid6 and xor_blocks() and the bench's 64 KiB
+ * P+Q with 12 inputs ran 0.41x, 1 MiB XOR 0.77-0.85x of the GF algo's NT
+ * stores; where the kernel's code is twice as fast, lib everywhere.
+ */
+static void test_decide_lib_clearly(void)
+{
+	static const int kinds[] = { ECDMA_GF_KIND_PQ, ECDMA_GF_KIND_XOR };
+	const int c64 = ECDMA_GF_CLS_64K, big = ECDMA_GF_CLS_BIG;
+	const int pq = ECDMA_GF_KIND_PQ, xor = ECDMA_GF_KIND_XOR;
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0, i, c, edge = ECDMA_GF_CAL_LIB_EDGE;
+
+	ecdma_gf_cal_init(&cal);
+	/* 64k P+Q, 8 inputs: lib ties NT, NT cached by the 12-input question */
+	set(&cal, c64, pq, ECDMA_GF_CAL_LIB, 62321, 28587);
+	set(&cal, c64, pq, ECDMA_GF_CAL_REG, 95256, 13956);
+	set(&cal, c64, pq, ECDMA_GF_CAL_NT, 61591, 18201);
+	cal.nt_hot[c64][pq][0] = 47023;
+	cal.nt_hot[c64][pq][1] = 89792;
+	/* big XOR: 4 inputs lib beats regular, not NT; 8 inputs a tie */
+	set_band(&cal, NARROW, big, xor, ECDMA_GF_CAL_LIB, 84468, 12178);
+	set_band(&cal, NARROW, big, xor, ECDMA_GF_CAL_REG, 74462, 27071);
+	set_band(&cal, NARROW, big, xor, ECDMA_GF_CAL_NT, 117552, 32143);
+	set_band(&cal, WIDE, big, xor, ECDMA_GF_CAL_LIB, 65935, 23403);
+	set_band(&cal, WIDE, big, xor, ECDMA_GF_CAL_REG, 64552, 27233);
+	set_band(&cal, WIDE, big, xor, ECDMA_GF_CAL_NT, 65874, 28431);
+	cal.nt_hot[big][xor][0] = 54423;
+	cal.nt_hot[big][xor][1] = 59736;
+	ecdma_gf_cal_decide(&cal);
+	bad += !(cal.nt[pq] & BIT(ECDMA_GF_NT_CACHED(c64))) ||
+	       !(cal.nt[xor] & BIT(ECDMA_GF_NT_CACHED(big)));
+	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_xor, 0);
+	/* without NT on cached big outputs, 4 inputs' lib beats regular */
+	cal.nt_hot[big][xor][1] = 50000;
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.lib_xor[NARROW] != CLSBIG || cal.lib_xor[WIDE];
+	/* the kernel's code twice as fast as either store kind */
+	ecdma_gf_cal_init(&cal);
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_LIB, 400, 400);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_REG, 200, 190);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_NT, 190, 200);
+			cal.nt_hot[c][kinds[i]][0] = c ? 200 : 0;
+			cal.nt_hot[c][kinds[i]][1] = c ? 210 : 0;
+		}
+	}
+	ecdma_gf_cal_decide(&cal);
+	bad += not_both(cal.lib_pq, ECDMA_GF_CLS_ALL) ||
+	       not_both(cal.lib_xor, ECDMA_GF_CLS_ALL);
+	/* the edge: by 1/edge is a tie, the GF algo; a little more, lib */
+	set(&cal, c64, pq, ECDMA_GF_CAL_LIB, 200 * (edge + 1) / edge, 400);
+	set(&cal, c64, pq, ECDMA_GF_CAL_NT, 0, 200);
+	cal.nt_hot[c64][pq][0] = 0;
+	ecdma_gf_cal_decide(&cal);
+	bad += !!(cal.lib_pq[WIDE] & CLS64);
+	set(&cal, c64, pq, ECDMA_GF_CAL_LIB, 200 * (edge + 1) / edge + 1, 400);
+	ecdma_gf_cal_decide(&cal);
+	bad += !(cal.lib_pq[WIDE] & CLS64);
+	ksft_test_result(!bad, "decide_lib_only_clearly_faster (%u wrong)\n",
+			 bad);
+}
+
+/*
  * The reuse window: an output written again within it counts as cached,
  * after it or in a request as big as the window not; window 0 never.
  */
@@ -637,10 +704,11 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(10);
+	ksft_set_plan(11);
 	test_rng_init();
 	test_decide();
 	test_decide_nt_cached();
+	test_decide_lib_clearly();
 	test_decide_apart();
 	test_decide_big_pq();
 	test_decide_cold_every_round();

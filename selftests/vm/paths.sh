@@ -82,9 +82,10 @@ sed 's/^/# /' $cal
 # only not cached), by the class's own hot row ("<kind><n>" after its
 # "nt_hot inputs n block b" line) where it has one, never where that line
 # says "fits_l2" or the row "slow" (too slow to ask: TCG's RS).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
-# outputs in the cache get lib when measured and at least as fast hot as
-# the GF algo with their stores (regular with 4 inputs, or 8 of a block
-# smaller than the hot row's: too little data for NT on cached outputs),
+# outputs in the cache get lib when measured and faster hot by more than
+# 1/32 (ECDMA_GF_CAL_LIB_EDGE) than the GF algo with regular stores, and
+# with NT where the class has NT on cached outputs and the band's requests
+# can have the data for it (not 64k ones with 4 inputs),
 # the others lib when at least as fast cold
 # as the GF algo with the store kind chosen, or unless it won that in
 # every round ("gf_cold_won" of the header's rounds); "hot/cold" where
@@ -95,8 +96,10 @@ expect() {
 	awk -v kind="$1" -v what="$2" '
 	function cold(s,  f) { split(s, f, "/"); return f[2] }
 	function hot(s,  f) { split(s, f, "/"); return f[1] }
+	function beats(l, g) { return l * 32 > g * 33 }
 	function lib(nt, ntc,  lh, lc) {
-		lh = hot($3) > 0 && hot($3) >= (ntc ? hot($7) : hot($5)) ? "lib" : "gf"
+		lh = beats(hot($3), hot($5)) && (!ntc || beats(hot($3), hot($7))) ?
+			"lib" : "gf"
 		lc = cold($3) > 0 && (cold($3) >= (nt ? cold($7) : cold($5)) ||
 			$9 < rounds) ? "lib" : "gf"
 		if (c == "4k") lc = lh
@@ -114,19 +117,19 @@ expect() {
 		return "4k:" a " 64k:" b " big:" d
 	}
 	$1 == "#" && $(NF) == "rounds" { rounds = $(NF - 1) }
-	$1 == "class" { c = $2; cb[c] = $4; nb[c] = $4 }
+	$1 == "class" { c = $2 }
 	# "nt_hot inputs n block b [fits_l2]", "<kind><n> gf h gf_nt h",
 	# before the class rows: decide cached NT
-	$1 == "nt_hot" { ni[c] = $3; nb[c] = $5; fits[c] = $6 == "fits_l2" }
+	$1 == "nt_hot" { ni[c] = $3; fits[c] = $6 == "fits_l2" }
 	ni[c] && $1 == kind ni[c] && $2 == "gf" { n12[c] = 1; nt12[c] = $5 > $3 }
 	$1 == kind && $2 == "lib" {
 		nt[c] = c != "4k" && cold($7) > cold($5)
 		ntc[c] = nt[c] && (ni[c] ? !fits[c] && n12[c] && nt12[c] :
 			hot($7) > hot($5))
 		st[c] = ntc[c] ? "nt" : nt[c] ? "regular/nt" : "regular"
-		wd[c] = lib(nt[c], ntc[c] && nb[c] <= cb[c])
+		wd[c] = lib(nt[c], ntc[c])
 	}
-	$1 == kind "4" && $2 == "lib" { nw[c] = lib(nt[c], 0) }
+	$1 == kind "4" && $2 == "lib" { nw[c] = lib(nt[c], ntc[c] && c == "big") }
 	END {
 		if (what == "nt") { print words(st["4k"], st["64k"], st["big"]); exit }
 		wd["big"] = big(wd["big"], wd["64k"])

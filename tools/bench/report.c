@@ -276,9 +276,10 @@ static bool nt_stores(const struct result *r)
  * Issue #23's per-cell acceptance: the engine against the best of @b in
  * every cell of @op, >= @every.  A cell below is one of three kinds, and
  * the verdict says which: within its spread (the two are not told apart
- * by this run), 4 KiB cold where the best is the NT variant (4 KiB outputs
- * take regular stores by design: md reads its parity again soon), or a
- * miss.  Only misses make it MISSED.
+ * by this run), 4 KiB where the best is the NT variant (4 KiB outputs
+ * take regular stores by design, hot or cold: md reads its parity again
+ * soon, and issue #23 rules NT out for them), or a miss.  Only misses make
+ * it MISSED.
  */
 static void accept(FILE *out, const char *name, enum op op, int cache,
 		   const char *const *b, int nb, double every)
@@ -301,7 +302,7 @@ static void accept(FILE *out, const char *name, enum op op, int cache,
 		n++;
 		if (r >= every)
 			continue;
-		if (cache && cells[c].B == 4096 && nt_stores(best))
+		if (cells[c].B == 4096 && nt_stores(best))
 			nt4k++;
 		else if (within_noise(r, every, sp))
 			noise++;
@@ -317,7 +318,7 @@ static void accept(FILE *out, const char *name, enum op op, int cache,
 	if (noise)
 		fprintf(out, "; %d below within their spread", noise);
 	if (nt4k)
-		fprintf(out, "; %d 4 KiB cold below NT stores, not used there",
+		fprintf(out, "; %d 4 KiB below NT stores, not used there",
 			nt4k);
 	fprintf(out, ")\n");
 	for (c = 0; c < nb_lines; c++)
