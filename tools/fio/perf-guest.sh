@@ -18,6 +18,7 @@
 : "${PERF_ARRAYS:=raid6-8 raid5-4}"
 : "${PERF_WORKLOADS:=seq-write rand-write-4k rand-write-64k seq-read degraded-1 degraded-2 rebuild-1 rebuild-2 check}"
 : "${PERF_REPEATS:=4}"		# even: each order as often
+: "${PERF_REPEAT_FIRST:=1}"	# perf.sh shares the repeats out over boots
 : "${PERF_RUNTIME:=3}"
 : "${PERF_DISK_MIB:=64}"
 : "${PERF_OFFLOAD:=}"		# empty: ecdma's default policy
@@ -261,7 +262,7 @@ while [ $i -lt "$most" ]; do
 done
 config_leave
 t0=$(now)
-r=1
+r=$PERF_REPEAT_FIRST
 while [ $r -le "$PERF_REPEATS" ]; do
 	for cfg in $(configs_of_repeat "$r" $PERF_CONFIGS); do
 		if ! config_enter "$cfg"; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make perf: md RAID5/6 with and without ecdma, in one boot of a pinned
+# make perf: md RAID5/6 with and without ecdma, in boots of a pinned
 # kernel (TCG), with the fio jobs of tools/fio/; results in build/perf/:
 # samples.csv (every sample), table.txt, summary.txt (ratios), *.png,
 # guest.log and console.log.
@@ -10,6 +10,11 @@
 #   KVER            pinned kernel tag [6.12]
 #   PERF_REPEATS    repeats of every point, configs interleaved, their
 #                   order reversed in even repeats [4]
+#   PERF_BOOTS      boots the repeats are shared out over, each with its
+#                   disks written once first [as many as PERF_REPEATS]:
+#                   md settles into one of two speeds per config for a
+#                   whole boot on some cells (performance-history.rst,
+#                   2026-12-03), which repeats in one boot cannot average
 #   PERF_RUNTIME    seconds per fio sample [3]
 #   PERF_ARRAYS     arrays [raid6-8 raid5-4]; PERF_FULL=1 adds raid6-4,
 #                   raid6-16, raid5-8 and RAID6 4K random writes at
@@ -90,39 +95,60 @@ trap 'rm -rf "$work"' EXIT
 
 # the guest scripts: the settings, then tools/fio/perf-guest.sh (and
 # tools/fio/fabric-guest.sh)
+repeats=${PERF_REPEATS:-4}
+boots=${PERF_BOOTS:-$repeats}
+[[ "$repeats" =~ ^[1-9][0-9]*$ && "$boots" =~ ^[1-9][0-9]*$ ]] &&
+	[ "$boots" -le "$repeats" ] || {
+	echo "perf: PERF_BOOTS ($boots) takes 1 to PERF_REPEATS ($repeats)" >&2
+	exit 2
+}
+
+# settings <first> <last>: the guest's settings for repeats first..last
 settings() {
 	echo '#!/bin/sh'
 	printf 'PERF_ARRAYS=%q\nPERF_WORKLOADS=%q\n' "$arrays" "$workloads"
-	for v in PERF_REPEATS PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB \
+	printf 'PERF_REPEAT_FIRST=%d\nPERF_REPEATS=%d\n' "$1" "$2"
+	for v in PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB \
 		PERF_FABRIC_TRANSPORTS PERF_FABRIC_WORKLOADS PERF_FABRIC_CONFIGS \
 		PERF_ALT_DEPS; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
 	done
 }
-guest=()
 if [ "${PERF_FABRIC:-}" != only ]; then
-	{ settings; sed 1d tools/fio/perf-guest.sh; } >"$work/perf.sh"
-	guest+=("$work/perf.sh")
-	echo "perf: kernel $kver, arrays: $arrays, clock: $clock" >&2
+	echo "perf: kernel $kver, arrays: $arrays, clock: $clock, $repeats repeats in $boots boots" >&2
+else
+	boots=1
 fi
-if [ -n "${PERF_FABRIC:-}" ]; then
-	{ settings; sed 1d tools/fio/fabric-guest.sh; } >"$work/fabric.sh"
-	guest+=("$work/fabric.sh")
+[ -z "${PERF_FABRIC:-}" ] ||
 	echo "perf: kernel $kver, NVMe-oF: ${PERF_FABRIC_TRANSPORTS:-tcp rdma}" >&2
-fi
 
+# boot b runs repeats first..last of its share; the fabric's in the first
 rc=0
-tools/testing/vm.sh --bench "${clk[@]}" --quiet --kernel "$kver" --mem 3072 \
-	--test-timeout 4000 --out "$work/vm" ${alt[@]+"${alt[@]}"} -- "${guest[@]}" \
-	>"$work/vm.txt" || rc=$?
-cat "$work/vm.txt"
-{
-	echo kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops
-	tr -d '\r' <"$work/vm/ktap.log" | sed -n 's/^# PERF //p'
-} >"$out/samples.csv"
-cp "$work/vm/ktap.log" "$out/guest.log"
-# the kernel's side, for a run that ended early (a panic powers QEMU off)
-cp "$work/vm/console.log" "$out/console.log"
+echo kernel,config,array,workload,repeat,mibps,cpu_s_per_gib,ops >"$out/samples.csv"
+: >"$out/guest.log"
+: >"$out/console.log"
+for b in $(seq 1 "$boots"); do
+	guest=()
+	if [ "${PERF_FABRIC:-}" != only ]; then
+		{
+			settings $(((b - 1) * repeats / boots + 1)) $((b * repeats / boots))
+			sed 1d tools/fio/perf-guest.sh
+		} >"$work/perf$b.sh"
+		guest+=("$work/perf$b.sh")
+	fi
+	if [ -n "${PERF_FABRIC:-}" ] && [ "$b" = 1 ]; then
+		{ settings 1 "$repeats"; sed 1d tools/fio/fabric-guest.sh; } >"$work/fabric.sh"
+		guest+=("$work/fabric.sh")
+	fi
+	tools/testing/vm.sh --bench "${clk[@]}" --quiet --kernel "$kver" --mem 3072 \
+		--test-timeout 4000 --out "$work/vm$b" ${alt[@]+"${alt[@]}"} \
+		-- "${guest[@]}" >"$work/vm.txt" || rc=$?
+	sed "s/^/boot $b: /" "$work/vm.txt"
+	tr -d '\r' <"$work/vm$b/ktap.log" | sed -n 's/^# PERF //p' >>"$out/samples.csv"
+	{ echo "# boot $b of $boots"; cat "$work/vm$b/ktap.log"; } >>"$out/guest.log"
+	# the kernel's side, for a run that ended early (a panic powers QEMU off)
+	{ echo "# boot $b of $boots"; cat "$work/vm$b/console.log"; } >>"$out/console.log"
+done
 n=$(($(wc -l <"$out/samples.csv") - 1))
 if [ "$n" -le 0 ]; then
 	echo "perf: no samples (see $out/guest.log)" >&2
