@@ -21,6 +21,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
@@ -46,12 +47,17 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	int cpu;
 
 	d->t_submit = ktime_get_ns();
+	d->cost = ecdma_desc_cost(d);
 	spin_lock_irqsave(&ch->lock, flags);
 	cookie = ecdma_cookie_assign(tx);
 	/* under the lock: a channel's events keep its cookie order */
 	trace_ecdma_desc_submit(d, cookie);
 	list_add_tail(&d->node, &ch->submitted);
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending + 1);
+	/* the channel has work from now on: ecdma_chan_pace() times it */
+	if (d->cost && !ch->q_bytes)
+		ch->busy_since = d->t_submit;
+	WRITE_ONCE(ch->q_bytes, ch->q_bytes + d->cost);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	/*
 	 * Spreading (policy.c): start it now on the idlest CPU's worker,
@@ -203,6 +209,54 @@ static void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending - 1);
 }
 
+/*
+ * @d completed: take its work off the queue and measure the drain rate,
+ * bytes run per ms of time the channel had work queued, whoever ran it,
+ * over ECDMA_PACE_WIN_NS of such time, smoothed.  Time the work waited
+ * for an executor counts, so this is about one executor's rate: what a
+ * waiter running the queue alone sees.  Work that did not run (@ran
+ * false: aborted, refused) leaves the queue uncounted.  ch->lock held.
+ */
+static void ecdma_chan_pace(struct ecdma_chan *ch, struct ecdma_desc *d,
+			    bool ran, u64 now)
+{
+	u64 rate;
+
+	lockdep_assert_held(&ch->lock);
+	if (!d->cost)
+		return;
+	if (WARN_ON_ONCE(ch->q_bytes < d->cost))
+		WRITE_ONCE(ch->q_bytes, 0);
+	else
+		WRITE_ONCE(ch->q_bytes, ch->q_bytes - d->cost);
+	if (now > ch->busy_since)
+		ch->win_ns += now - ch->busy_since;
+	ch->busy_since = now;
+	if (ran)
+		ch->win_bytes += d->cost;
+	if (ch->win_ns < ECDMA_PACE_WIN_NS)
+		return;
+	rate = div64_u64(ch->win_bytes * NSEC_PER_MSEC, ch->win_ns);
+	rate = ch->rate ? (3 * ch->rate + rate) / 4 : rate;
+	WRITE_ONCE(ch->rate, rate);
+	WRITE_ONCE(ch->q_max, max_t(u64, rate * ECDMA_PACE_MS, ECDMA_PACE_MIN));
+	ch->win_bytes = 0;
+	ch->win_ns = 0;
+}
+
+/*
+ * A new client (or none): its work may drain at another rate than the
+ * last one's, or the probe's self-test; measure it afresh.
+ */
+static void ecdma_chan_pace_reset(struct ecdma_chan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	WRITE_ONCE(ch->q_max, 0);
+	WRITE_ONCE(ch->rate, 0);
+	ch->win_bytes = 0;
+	ch->win_ns = 0;
+}
+
 /* Most callbacks one tasklet run delivers before letting others run */
 #define ECDMA_CB_BATCH	64
 
@@ -259,14 +313,15 @@ static void ecdma_desc_complete(struct ecdma_chan *ch, struct ecdma_desc *d,
 	struct dma_async_tx_descriptor *tx = &d->txd;
 	unsigned long flags;
 	bool callback;
-	u64 ns;
+	u64 now, ns;
 
 	if (d->result)
 		*d->result = ran ? ecdma_xlate_result(x, d->wr.result) :
 				   ecdma_xlate_result_all(x);
 	d->res.result = ran ? DMA_TRANS_NOERROR : DMA_TRANS_ABORTED;
 	d->res.residue = 0;
-	ns = ktime_get_ns() - d->t_submit;
+	now = ktime_get_ns();
+	ns = now - d->t_submit;
 	if (ran) {
 		int b = ns >> ECDMA_LAT_SHIFT ? ilog2(ns) - ECDMA_LAT_SHIFT + 1 : 0;
 
@@ -298,6 +353,8 @@ static void ecdma_desc_complete(struct ecdma_chan *ch, struct ecdma_desc *d,
 	WARN_ON_ONCE(list_first_entry(&ch->posted, struct ecdma_desc, node) != d);
 	list_del_init(&d->node);
 	ecdma_cookie_complete(tx);
+	/* under the lock ecdma_desc_get() reads the queue with */
+	ecdma_chan_pace(ch, d, ran, now);
 	if (ran && ch->front->core_stats) {
 		this_cpu_inc(ch->chan.local->memcpy_count);
 		this_cpu_add(ch->chan.local->bytes_transferred, x->len);
@@ -474,12 +531,16 @@ static int ecdma_alloc_chan_resources(struct dma_chan *chan)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_front *front = ch->front;
+	unsigned long flags;
 	int ret;
 
 	/* descriptors and the calc exist from probe on */
 	mutex_lock(&front->cfg_lock);
 	ret = front->closing ? -EBUSY : ch->nr_desc;
 	if (ret > 0) {
+		spin_lock_irqsave(&ch->lock, flags);
+		ecdma_chan_pace_reset(ch);
+		spin_unlock_irqrestore(&ch->lock, flags);
 		ch->active = true;
 		ch->private = dma_has_cap(DMA_PRIVATE, front->dma.cap_mask);
 		front->nr_private += ch->private;
@@ -502,6 +563,10 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	LIST_HEAD(trim);
 
 	spin_lock_irqsave(&ch->lock, flags);
+	/* synchronized: nothing is queued */
+	WARN_ON_ONCE(ch->q_bytes);
+	WRITE_ONCE(ch->q_bytes, 0);
+	ecdma_chan_pace_reset(ch);
 	list_for_each_entry(d, &ch->completed, node)
 		async_tx_ack(&d->txd);
 	list_splice_tail_init(&ch->completed, &ch->free);
@@ -548,6 +613,7 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 		sum->fallbacks += s->fallbacks;
 		sum->fused += s->fused;
 		sum->prep_full += s->prep_full;
+		sum->prep_paced += s->prep_paced;
 		sum->unacked_reused += s->unacked_reused;
 		for (op = 0; op < ECDMA_LAT_BUCKETS; op++)
 			sum->lat[op] += s->lat[op];

@@ -23,6 +23,8 @@
  * @ECDMA_DECLINE_NO_ROOM: prep: no memory for a many-source descriptor
  * @ECDMA_DECLINE_UNMAPPED: an address not in the direct map: runs as a NOP
  * @ECDMA_DECLINE_REJECTED: the provider refused the post: runs as a NOP
+ * @ECDMA_DECLINE_PACED: prep: the channel's queue is full (pacing, prep
+ *	returned NULL)
  */
 enum ecdma_decline_why {
 	ECDMA_DECLINE_INVALID,
@@ -31,6 +33,7 @@ enum ecdma_decline_why {
 	ECDMA_DECLINE_NO_ROOM,
 	ECDMA_DECLINE_UNMAPPED,
 	ECDMA_DECLINE_REJECTED,
+	ECDMA_DECLINE_PACED,
 };
 
 /* what ecdma_accept switched: md's P+Q (the policy) or the copies */
@@ -81,6 +84,7 @@ TRACE_DEFINE_ENUM(ECDMA_DECLINE_POOL_DRY);
 TRACE_DEFINE_ENUM(ECDMA_DECLINE_NO_ROOM);
 TRACE_DEFINE_ENUM(ECDMA_DECLINE_UNMAPPED);
 TRACE_DEFINE_ENUM(ECDMA_DECLINE_REJECTED);
+TRACE_DEFINE_ENUM(ECDMA_DECLINE_PACED);
 TRACE_DEFINE_ENUM(ECDMA_OFFLOAD_AUTO);
 TRACE_DEFINE_ENUM(ECDMA_OFFLOAD_ALWAYS);
 TRACE_DEFINE_ENUM(ECDMA_OFFLOAD_NEVER);
@@ -130,7 +134,8 @@ TRACE_DEFINE_ENUM(DMA_PREP_FENCE);
 			 { ECDMA_DECLINE_POOL_DRY, "pool_dry" },	\
 			 { ECDMA_DECLINE_NO_ROOM, "no_room" },		\
 			 { ECDMA_DECLINE_UNMAPPED, "unmapped" },	\
-			 { ECDMA_DECLINE_REJECTED, "rejected" })
+			 { ECDMA_DECLINE_REJECTED, "rejected" },	\
+			 { ECDMA_DECLINE_PACED, "paced" })
 
 #define ecdma_show_mode(mode)						\
 	__print_symbolic(mode,						\

@@ -4,7 +4,7 @@
  * fault_rate_ppm fail work requests with -EIO unexecuted, as a failing
  * engine would.  The front recomputes them (md has no error path).
  * fault_delay_us makes the engine slow: the queue then outgrows what it
- * drains, as on a starved host.
+ * drains, as on a starved host (pacing's test, selftests/vm/pace.sh).
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>

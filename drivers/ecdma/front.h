@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/version.h>
 
@@ -28,6 +29,17 @@
 #define ECDMA_UNACKED_REUSE_MS	1000	/* then reused unacked if pool full */
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
+
+/*
+ * Pacing (dma.c, ecdma_chan_pace()): prep admits async_tx work while the
+ * channel holds less than it drains in ECDMA_PACE_MS.  md waits for its
+ * newest descriptor in dma_sync_wait() with preemption off, running all the
+ * work ahead of it inline, and panics after 5 s; the margin covers a waiter
+ * draining slower than measured and a host that slows down meanwhile.
+ */
+#define ECDMA_PACE_MS		500
+#define ECDMA_PACE_WIN_NS	(20 * NSEC_PER_MSEC)	/* of time with work */
+#define ECDMA_PACE_MIN		SZ_1M	/* never pace below; until measured */
 
 /* 6.12 routes dma-iommu without dma_map_ops (dev->dma_iommu) */
 static inline bool ecdma_dev_dma_iommu(const struct device *dev)
@@ -112,6 +124,7 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  * @errors: operations that did not run (bad address, EC error, terminate_all)
  * @inline_progress: tx_status/issue_pending calls that ran work inline
  * @prep_full: prep calls that found no free descriptor (returned NULL)
+ * @prep_paced: prep calls refused because the queue was full (pacing)
  * @unacked_reused: completed, never acked descriptors reused
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
@@ -124,6 +137,7 @@ struct ecdma_chan_stats {
 	u64 errors[ECDMA_OP_NR];
 	u64 inline_progress;
 	u64 prep_full;
+	u64 prep_paced;
 	u64 unacked_reused;
 	u64 faults;
 	u64 fallbacks;
@@ -160,6 +174,15 @@ struct ecdma_ram_range {
  * @nr_pending: descriptors submitted and not retired (callback returned)
  * @starved: a prep found none: issue_pending runs work inline (async_tx spins)
  * @pinned: the user set the worker's CPU; the offload policy keeps it
+ * @q_bytes: work (ecdma_desc_cost()) submitted and not completed
+ * @q_max: prep refuses async_tx work while @q_bytes reaches it; 0: not
+ *	measured yet (ECDMA_PACE_MIN)
+ * @rate: bytes run per ms of time with work queued, smoothed; 0: none yet
+ * @busy_since: ktime_get_ns() up to which that time was counted
+ * @win_bytes: bytes run in the current window of @rate
+ * @win_ns: time with work queued in the current window
+ *	(@q_bytes to @win_ns: under @lock; sysfs reads the first three
+ *	without it)
  * @private: held by a DMA_PRIVATE client; guarded by front->cfg_lock
  * @cb_tasklet: delivers @callbacks, in order, outside the clients' calls
  * @active: a client holds the channel; guarded by front->cfg_lock
@@ -183,6 +206,12 @@ struct ecdma_chan {
 	unsigned int nr_pending;
 	bool starved;
 	bool pinned;
+	u64 q_bytes;
+	u64 q_max;
+	u64 rate;
+	u64 busy_since;
+	u64 win_bytes;
+	u64 win_ns;
 	struct tasklet_struct cb_tasklet;
 	bool active;
 	bool private;
@@ -208,6 +237,7 @@ struct ecdma_desc_big {
  * @res: the result its callback gets
  * @err: could not be run (bad address, provider rejected): runs as a NOP
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
+ * @cost: its work on @ch's queue from tx_submit to completion (pacing)
  * @retired: jiffies when it went on @ch->completed, unacked
  * @aborted: terminate_all: completes without callback
  * @fused: the descriptors after it whose operations its WR runs too
@@ -230,6 +260,7 @@ struct ecdma_desc {
 	bool aborted;
 	u8 fused;
 	u64 t_submit;
+	u64 cost;
 	unsigned long retired;
 	struct ecdma_ec_mem mem;
 	struct ecdma_ec_wr wr;
@@ -318,6 +349,17 @@ static inline bool ecdma_desc_links(const struct ecdma_desc *d)
 {
 	return (d->txd.flags & DMA_PREP_FENCE) && !d->txd.callback &&
 	       !d->txd.callback_result;
+}
+
+/*
+ * The work @d puts on its channel: the bytes of all its blocks, as the
+ * provider's budgets count them; a NOP (interrupt, refused operation) none.
+ */
+static inline u64 ecdma_desc_cost(const struct ecdma_desc *d)
+{
+	if (d->wr.opcode == ECDMA_EC_OP_NOP)
+		return 0;
+	return (u64)d->x.len * (d->x.nr_data + d->x.nr_code);
 }
 
 /* true when a client holds any channel; caller holds cfg_lock */

@@ -6,8 +6,9 @@
  * the client's arguments into one EC verbs work request (xlate.c) and
  * turns its DMA addresses into kernel pointers (dma_addr.c).  It never
  * sleeps, copies every argument, and returns NULL only when the channel
- * has no descriptor left: an operation it cannot run still gets a
- * descriptor, which completes in order as a NOP with an error result.
+ * has no descriptor left or its queue is full (pacing): an operation it
+ * cannot run still gets a descriptor, which completes in order as a NOP
+ * with an error result.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -123,9 +124,9 @@ static void ecdma_desc_reap(struct ecdma_chan *ch, bool full)
 /*
  * Take a free descriptor with room for @nsrc sources of an @op: from the
  * free list, else from completed ones, else a new one below desc_max.
- * NULL: all in flight or recently completed and unacked (or no memory for
- * the room); issue_pending (run inline), the clients' acks and time clear
- * that.
+ * NULL: the queue is full (pacing), or all in flight or recently
+ * completed and unacked (or no memory for the room); issue_pending (run
+ * inline), the clients' acks and time clear that.
  */
 static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 					 enum ecdma_op_type op,
@@ -137,6 +138,26 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 	bool grow;
 
 	spin_lock_irqsave(&ch->lock, flags);
+	/*
+	 * Pacing: md waits for a chain's newest descriptor in dma_sync_wait()
+	 * with preemption off, running all the work ahead of it, and panics
+	 * after 5 s; desc_max bounds the count, not the time.  So no new work
+	 * while the queue holds ECDMA_PACE_MS of it (ecdma_chan_pace()).
+	 * NULL as from a dry pool: async_tx quiesces and retries through
+	 * issue_pending, which runs work inline (@starved); completions alone
+	 * make room and an empty queue always admits.  Not for interrupts (no
+	 * work) nor DMA_PRIVATE (async_tx is not there; dmatest takes NULL
+	 * for a failure).
+	 */
+	if (op != ECDMA_OP_INTERRUPT &&
+	    ch->q_bytes >= (ch->q_max ?: ECDMA_PACE_MIN) &&
+	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask)) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		trace_ecdma_decline(ch, op, ECDMA_DECLINE_PACED, -EBUSY);
+		WRITE_ONCE(ch->starved, true);
+		this_cpu_inc(ch->stats->prep_paced);
+		return NULL;
+	}
 	if (list_empty(&ch->free))
 		ecdma_desc_reap(ch, ch->nr_desc >= limit);
 	d = list_first_entry_or_null(&ch->free, struct ecdma_desc, node);

@@ -8,6 +8,7 @@
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/time.h>
 
 #include "ec_priv.h"
 #include "front.h"
@@ -21,6 +22,7 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_FALLBACKS,
 	ECDMA_STAT_FUSED,
 	ECDMA_STAT_PREP_FULL,
+	ECDMA_STAT_PREP_PACED,
 	ECDMA_STAT_UNACKED_REUSED,
 	ECDMA_STAT_EC,		/* @op: enum ecdma_ec_stat of the calcs */
 };
@@ -55,6 +57,8 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->fused;
 	case ECDMA_STAT_PREP_FULL:
 		return s->prep_full;
+	case ECDMA_STAT_PREP_PACED:
+		return s->prep_paced;
 	case ECDMA_STAT_UNACKED_REUSED:
 		return s->unacked_reused;
 	default:
@@ -139,6 +143,7 @@ ECDMA_STAT_ATTR(faults, FAULTS, NR);
 ECDMA_STAT_ATTR(fallbacks, FALLBACKS, NR);
 ECDMA_STAT_ATTR(fused, FUSED, NR);
 ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
+ECDMA_STAT_ATTR(prep_paced, PREP_PACED, NR);
 ECDMA_STAT_ATTR(unacked_reused, UNACKED_REUSED, NR);
 
 #define ECDMA_STAT_EC_ATTR(_name, _idx)					\
@@ -171,6 +176,49 @@ static ssize_t queue_depth_show(struct kobject *kobj,
 }
 
 static struct kobj_attribute ecdma_stat_queue_depth = __ATTR_RO(queue_depth);
+
+/* Pacing (dma.c, ecdma_chan_pace()): the work queued now */
+static ssize_t queued_bytes_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+	unsigned int i, first, last;
+	u64 bytes = 0;
+
+	ecdma_stats_range(sk, &first, &last);
+	for (i = first; i < last; i++)
+		bytes += READ_ONCE(sk->front->chans[i].q_bytes);
+	return sysfs_emit(buf, "%llu\n", bytes);
+}
+
+static struct kobj_attribute ecdma_stat_queued_bytes = __ATTR_RO(queued_bytes);
+
+/* the queue at which prep refuses async_tx work; per channel only */
+static ssize_t queue_limit_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+	u64 limit = READ_ONCE(sk->front->chans[sk->chan].q_max);
+
+	return sysfs_emit(buf, "%llu\n", limit ?: ECDMA_PACE_MIN);
+}
+
+static struct kobj_attribute ecdma_stat_queue_limit = __ATTR_RO(queue_limit);
+
+/* the measured drain rate, bytes per second; per channel only */
+static ssize_t drain_rate_show(struct kobject *kobj,
+			       struct kobj_attribute *attr, char *buf)
+{
+	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
+						   kobj);
+	u64 rate = READ_ONCE(sk->front->chans[sk->chan].rate);
+
+	return sysfs_emit(buf, "%llu\n", rate * MSEC_PER_SEC);
+}
+
+static struct kobj_attribute ecdma_stat_drain_rate = __ATTR_RO(drain_rate);
 
 static ssize_t latency_hist_show(struct kobject *kobj,
 				 struct kobj_attribute *attr, char *buf)
@@ -249,6 +297,7 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_fallbacks.attr.attr,
 	&ecdma_stat_fused.attr.attr,
 	&ecdma_stat_prep_full.attr.attr,
+	&ecdma_stat_prep_paced.attr.attr,
 	&ecdma_stat_unacked_reused.attr.attr,
 	&ecdma_stat_worker_ops.attr.attr,
 	&ecdma_stat_inline_ops.attr.attr,
@@ -259,20 +308,28 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_fpu_sections.attr.attr,
 	&ecdma_stat_nt_bytes.attr.attr,
 	&ecdma_stat_queue_depth.attr,
+	&ecdma_stat_queued_bytes.attr,
+	&ecdma_stat_queue_limit.attr,
+	&ecdma_stat_drain_rate.attr,
 	&ecdma_stat_latency_hist.attr,
 	&ecdma_stat_dma_chan.attr,
 	&ecdma_stat_reset.attr,
 	NULL,
 };
 
-/* dma_chan only per channel, reset only in the totals */
+/*
+ * dma_chan, queue_limit and drain_rate only per channel, reset only in the
+ * totals
+ */
 static umode_t ecdma_stats_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
 {
 	struct ecdma_stats_kobj *sk = container_of(kobj, struct ecdma_stats_kobj,
 						   kobj);
 
-	if (a == &ecdma_stat_dma_chan.attr && sk->chan < 0)
+	if ((a == &ecdma_stat_dma_chan.attr ||
+	     a == &ecdma_stat_queue_limit.attr ||
+	     a == &ecdma_stat_drain_rate.attr) && sk->chan < 0)
 		return 0;
 	if (a == &ecdma_stat_reset.attr && sk->chan >= 0)
 		return 0;

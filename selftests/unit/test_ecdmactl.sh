@@ -506,6 +506,7 @@ cat >"$T" <<'EOF'
  md0_raid6-241 [001] ...2. 38.70: ecdma_desc_submit: chan=1 desc=ff03 cookie=8 op=xor len=4096
  kworker/1:1-30 [001] ...2. 38.71: ecdma_decline: chan=0 op=memcpy why=pool_dry err=-12
  kworker/1:1-30 [001] ...2. 38.72: ecdma_decline: chan=0 op=memcpy why=newreason err=-12
+ md0_raid6-241 [000] ...2. 38.72: ecdma_decline: chan=0 op=pq why=paced err=-16
  kworker/1:1-30 [001] ...2. 38.73: ecdma_fallback: chan=0 op=pq err=-5 tries=1 status=-5
  kworker/1:1-30 [001] ...2. 38.74: ecdma_trial_verdict: kind=write verdict=out in=100 out=120 ratio=83% thin=0 aborted=0 trials=3 kept=1
  md0_raid6-241 [000] ...2. 38.75: ecdma_desc_complete: chan=0 desc=ff04 cookie=25 op=pq len=40
@@ -515,10 +516,10 @@ out trace_from_count '^3 descriptors completed, 0 events lost$'
 out trace_from_pq_row '^pq +2 +0 +4702\.6 +4 +16384 +9402\.8$'
 out trace_from_xor_error '^xor +1 +1 '
 out trace_from_hist '^ +8192 \.\. 16384 +1 \|#+$'
-out trace_from_declines '^declines: 2 pool_dry=1 other=1$'
+out trace_from_declines '^declines: 3 pool_dry=1 paced=1 other=1$'
 out trace_from_fallbacks '^fallbacks: 1 \(1 failed\)$'
 out trace_from_verdict '^last verdict: kind=write verdict=out in=100 .*ratio=83%'
-pyj trace_from_json 'd["ops"]["pq"]["count"] == 2 and sum(d["ops"]["pq"]["hist_us"]) == 2 and d["ops"]["xor"]["errors"] == 1 and d["declines"] == {"pool_dry": 1, "other": 1} and d["verdicts_out"] == 1' "$H" trace --from "$T"
+pyj trace_from_json 'd["ops"]["pq"]["count"] == 2 and sum(d["ops"]["pq"]["hist_us"]) == 2 and d["ops"]["xor"]["errors"] == 1 and d["declines"] == {"pool_dry": 1, "paced": 1, "other": 1} and d["verdicts_out"] == 1' "$H" trace --from "$T"
 hrc trace_from_missing 3 "$H" trace --from "$fake.none"
 hrc trace_bad_seconds 1 "$H" trace 0
 hrc trace_seconds_and_from 1 "$H" trace 2 --from "$T"

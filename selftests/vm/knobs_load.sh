@@ -303,6 +303,8 @@ mm1=$(md_check md1)
 	ktap_fail "check_mismatch_0 # md0 $mm0 md1 $mm1"
 # md2 has no redundancy left to check: fio's verify read every block back
 ktap_diag "errors: memcpy $(ecdma_stat memcpy_errors) xor $(ecdma_stat xor_errors) pq $(ecdma_stat pq_errors)"
+# pacing may engage in the harshest phases (since the stats/reset phase)
+ktap_diag "prep_paced $(ecdma_stat prep_paced) prep_full $(ecdma_stat prep_full)"
 mdadm --stop /dev/md0 /dev/md1 /dev/md2 >/dev/null 2>&1
 brd_teardown
 modprobe -r raid456

@@ -175,6 +175,22 @@ md_policy() {
 md_policy never
 md_policy auto
 echo always >"$ECDMA_DEV/offload"
+
+# Pacing (pace.sh) never engages here: no channel ever held half a second
+# of its work.  On the debug kernel (VM_SCALE=4) a host that starves the
+# guest may make it, as it should: reported only.
+pp=$(ecdma_stat prep_paced)
+lim=
+for c in "$ECDMA_DEV"/stats/chan*; do
+	lim="$lim $(cat "$c/drain_rate")/$(cat "$c/queue_limit")"
+done
+if [ "${VM_SCALE:-1}" -ge 4 ]; then
+	ktap_diag "prep_paced $pp; drain_rate/queue_limit:$lim"
+elif [ "$pp" = 0 ]; then
+	ktap_ok "pacing_never_engaged # drain_rate/queue_limit:$lim"
+else
+	ktap_fail "pacing_never_engaged # prep_paced $pp; drain_rate/queue_limit:$lim"
+fi
 modprobe -r raid456
 modprobe -r ecdma
 ktap_exit

@@ -59,7 +59,8 @@ for f in channels providers algo algo_active max_src inline_issue fuse fuse_acti
 	caps/max_pq caps/align stats/pq_ops stats/queue_depth \
 	stats/latency_hist stats/prep_full stats/nofpu_bytes stats/fused \
 	chan0/dma_chan chan0/cpu chan0/provider stats/chan0/pq_ops \
-	stats/chan0/dma_chan stats/chan0/latency_hist; do
+	stats/chan0/dma_chan stats/chan0/latency_hist stats/prep_paced \
+	stats/queued_bytes stats/chan0/queue_limit stats/chan0/drain_rate; do
 	v=$(cat "$D/$f" 2>/dev/null)
 	[ -n "$v" ] || { ro_ok=0; ktap_diag "cannot read $f"; }
 done
@@ -70,7 +71,8 @@ ktap_check providers_lists_cpu grep -q '^cpu ' "$D/providers"
 
 # read-only attributes refuse writes
 for f in providers algo_active caps/ops caps/max_xor \
-	stats/pq_ops stats/fused fuse_active chan0/dma_chan; do
+	stats/pq_ops stats/fused fuse_active chan0/dma_chan \
+	stats/queued_bytes stats/chan0/queue_limit; do
 	bad "$f" 1 "$EACCES"
 done
 
@@ -269,6 +271,9 @@ good inline_issue 1
 mm=$(md_check md0)
 ktap_check busy_phase_mismatch_0 test "$mm" = 0
 ktap_check queue_depth_idle test "$(cat $D/stats/queue_depth)" = 0
+ktap_check queued_bytes_idle test "$(cat $D/stats/queued_bytes)" = 0
+ktap_check queue_limit_at_least_1MiB \
+	test "$(cat $D/stats/chan0/queue_limit)" -ge 1048576
 ktap_check latency_hist_counts awk \
 	'{ for (i = 1; i <= NF; i++) s += $i } END { exit !(s > 0) }' \
 	"$D/stats/latency_hist"

@@ -24,12 +24,12 @@
 
 #define NOPS		7	/* ops[] and "unknown" */
 #define NBUCKETS	24	/* latency buckets: < 1 us, then powers of 2 */
-#define NWHY		7
+#define NWHY		8
 
 /* ecdma_decline's why= names; the last counts any other */
 static const char *const whys[NWHY] = {
 	"invalid", "align", "pool_dry", "no_room", "unmapped", "rejected",
-	"other",
+	"paced", "other",
 };
 
 struct op_stat {
