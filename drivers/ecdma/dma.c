@@ -563,9 +563,11 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	LIST_HEAD(trim);
 
 	spin_lock_irqsave(&ch->lock, flags);
-	/* synchronized: nothing is queued */
-	WARN_ON_ONCE(ch->q_bytes);
-	WRITE_ONCE(ch->q_bytes, 0);
+	/*
+	 * The next client's rate is its own.  @q_bytes stays: a client that
+	 * let go with work in flight (it should have synchronized) still has
+	 * its completions take their cost off.
+	 */
 	ecdma_chan_pace_reset(ch);
 	list_for_each_entry(d, &ch->completed, node)
 		async_tx_ack(&d->txd);

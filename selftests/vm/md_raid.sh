@@ -176,21 +176,15 @@ md_policy never
 md_policy auto
 echo always >"$ECDMA_DEV/offload"
 
-# Pacing (pace.sh) never engages here: no channel ever held half a second
-# of its work.  On the debug kernel (VM_SCALE=4) a host that starves the
-# guest may make it, as it should: reported only.
-pp=$(ecdma_stat prep_paced)
+# Pacing (pace.sh): reported, not asserted.  On a quiet host no channel
+# here holds half a second of its work (prep_paced 0 in the runs of
+# 2026-12-05, limits of 62-250 MB a channel); a host that starves the
+# guest may make one do so, and then pacing engages as it should.
 lim=
 for c in "$ECDMA_DEV"/stats/chan*; do
 	lim="$lim $(cat "$c/drain_rate")/$(cat "$c/queue_limit")"
 done
-if [ "${VM_SCALE:-1}" -ge 4 ]; then
-	ktap_diag "prep_paced $pp; drain_rate/queue_limit:$lim"
-elif [ "$pp" = 0 ]; then
-	ktap_ok "pacing_never_engaged # drain_rate/queue_limit:$lim"
-else
-	ktap_fail "pacing_never_engaged # prep_paced $pp; drain_rate/queue_limit:$lim"
-fi
+ktap_diag "prep_paced $(ecdma_stat prep_paced); drain_rate/queue_limit:$lim"
 modprobe -r raid456
 modprobe -r ecdma
 ktap_exit
