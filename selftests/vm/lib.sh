@@ -115,6 +115,36 @@ brd_teardown() {
 	modprobe -r brd
 }
 
+# fio_mem_setup: $FIO_MEM, the fio option that puts a measuring job's I/O
+# buffers on 2 MiB hugetlbfs pages, for every sample alike.  fio's own
+# buffer gets a transparent huge page or not by where its mapping lands
+# (ASLR), and direct I/O pins and maps it in 2 MiB or 4 KiB pieces: md
+# RAID6 reads moved by 30% between samples of one config on that alone,
+# and by 5-12% on 4 KiB pages (performance-history.rst, 2026-12-05).
+# Without hugetlbfs: empty, and transparent huge pages off
+FIO_HUGE=/mnt/fio-huge
+fio_mem_setup() {
+	FIO_MEM=
+	mkdir -p "$FIO_HUGE"
+	if grep -q " $FIO_HUGE hugetlbfs " /proc/mounts ||
+	   mount -t hugetlbfs none "$FIO_HUGE" 2>/dev/null; then
+		# 32 MiB: a job's buffer is iodepth x bs, 7 MiB at most
+		echo 16 >/proc/sys/vm/nr_hugepages
+		[ "$(awk '/^HugePages_Free/ { print $2 }' /proc/meminfo)" -lt 8 ] ||
+			FIO_MEM=--mem=mmaphuge:$FIO_HUGE/buf
+	fi
+	[ -n "$FIO_MEM" ] || ktap_diag "no hugetlbfs pages: fio's buffers on 4 KiB pages"
+	[ -n "$FIO_MEM" ] || [ ! -w /sys/kernel/mm/transparent_hugepage/enabled ] ||
+		echo never >/sys/kernel/mm/transparent_hugepage/enabled
+}
+
+# fio_mem_teardown: the pages back for the scripts after this one
+fio_mem_teardown() {
+	rm -f "$FIO_HUGE/buf"
+	umount "$FIO_HUGE" 2>/dev/null
+	echo 0 >/proc/sys/vm/nr_hugepages
+}
+
 # dmatest_wait: until dmatest's threads are done.  Reading its "run"
 # polls; reading "wait" would block in D state, and a run slower than
 # hung_task_timeout_secs (the debug kernel on a loaded host: 3 iops) has

@@ -65,7 +65,7 @@ run_fio() {
 	o0=$(ops)
 	b0=$(busy)
 	DEV=/dev/md0 STRIPE=${stripe}k RUNTIME=$PERF_RUNTIME \
-		fio --output-format=terse --terse-version=3 "$FIO/$1.fio" \
+		fio $FIO_MEM --output-format=terse --terse-version=3 "$FIO/$1.fio" \
 		>/tmp/fio.out 2>/tmp/fio.err
 	b1=$(busy)
 	# terse v3: 6 read KiB, 9 read ms, 47 write KiB, 50 write ms
@@ -253,6 +253,7 @@ for a in $PERF_ARRAYS; do
 	[ "${a#*-}" -gt $most ] && most=${a#*-}
 done
 brd_setup "$most" "$PERF_DISK_MIB" || { ktap_fail brd; ktap_exit; }
+fio_mem_setup
 # brd allocates (and clears) a page at the first write of each sector:
 # write every disk once, or the first config measured pays for all
 i=0
@@ -278,5 +279,6 @@ while [ $r -le "$PERF_REPEATS" ]; do
 	ktap_ok "repeat_$r # $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf("%.0f", b - a) }') s so far"
 	r=$((r + 1))
 done
+fio_mem_teardown
 brd_teardown
 ktap_exit
