@@ -63,7 +63,7 @@ fi
 # Test modules built from the kernel source package (never vendored):
 # dmatest and raid6test are not enabled in Debian's kernels.  Built in their
 # own kbuild pass without W=1/C=1: they are the kernel's code, not ours.
-src=$top/.cache/linux-source
+src=${ECDMA_CACHE:-$top/.cache}/linux-source
 if [ -f "$src/drivers/dma/dmatest.c" ]; then
 	mkdir -p "$out/ext"
 	cp "$src/drivers/dma/dmatest.c" "$src/crypto/async_tx/raid6test.c" "$out/ext/"
