@@ -16,12 +16,7 @@
 echo "### md write throughput without and with ecdma (default policy)"
 brd_setup 8 64
 fio_mem_setup
-# brd allocates and clears a page at the first write of each sector: every
-# disk is written once, or the first configuration measured pays for all
-# (md alone, measured first, looked 1.2x slower than it is; issue 23)
-for d in /dev/ram[0-7]; do
-	dd if=/dev/zero of="$d" bs=1M count=64 oflag=direct 2>/dev/null
-done
+brd_write_once 8 64
 # demo_write <cfg>: "<MiB/s> <P+Q ops on ecdma>" of a 3 s full-stripe
 # write on a fresh array
 demo_write() {

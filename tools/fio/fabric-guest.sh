@@ -147,11 +147,7 @@ case " $PERF_FABRIC_TRANSPORTS " in *" rdma "*) rdma=rdma ;; esac
 fab_setup $rdma || { ktap_fail fabric_setup; fab_teardown; ktap_exit; }
 brd_setup "$n" "$PERF_DISK_MIB" || { ktap_fail brd; ktap_exit; }
 fio_mem_setup
-# brd allocates (and clears) a page at the first write of each sector:
-# write every disk once, or the first config measured pays for all
-for d in $devs; do
-	dd if=/dev/zero of="$d" bs=1M count="$PERF_DISK_MIB" 2>/dev/null
-done
+brd_write_once "$n" "$PERF_DISK_MIB"
 config_leave
 t0=$(cut -d' ' -f1 /proc/uptime)
 r=1

@@ -254,13 +254,7 @@ for a in $PERF_ARRAYS; do
 done
 brd_setup "$most" "$PERF_DISK_MIB" || { ktap_fail brd; ktap_exit; }
 fio_mem_setup
-# brd allocates (and clears) a page at the first write of each sector:
-# write every disk once, or the first config measured pays for all
-i=0
-while [ $i -lt "$most" ]; do
-	dd if=/dev/zero of=/dev/ram$i bs=1M count="$PERF_DISK_MIB" 2>/dev/null
-	i=$((i + 1))
-done
+brd_write_once "$most" "$PERF_DISK_MIB"
 config_leave
 t0=$(now)
 r=$PERF_REPEAT_FIRST
