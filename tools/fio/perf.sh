@@ -24,6 +24,9 @@
 #                   the offload policy of one config (ecdma+always-gtc)
 #   PERF_OFFLOAD    ecdma's offload policy for the ecdma configs [its default]
 #   PERF_DISK_MIB   size of each brd member [64]
+#   PERF_SYNC_S     seconds of md's own time per rebuild/check sample: a
+#                   sample repeats the recovery or check until its passes
+#                   add up to this [2]
 #   PERF_FABRIC     1: also the fabric workloads (tools/fio/fabric-guest.sh):
 #                   host-side throughput over NVMe/TCP and NVMe/RDMA of a
 #                   RAID6 that nvmet exports in the guest, ecdma on the
@@ -97,6 +100,10 @@ trap 'rm -rf "$work"' EXIT
 # tools/fio/fabric-guest.sh)
 repeats=${PERF_REPEATS:-4}
 boots=${PERF_BOOTS:-$repeats}
+[[ "${PERF_SYNC_S:-2}" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
+	echo "perf: PERF_SYNC_S (${PERF_SYNC_S}) is seconds, a number like 2 or 0.5" >&2
+	exit 2
+}
 [[ "$repeats" =~ ^[1-9][0-9]*$ && "$boots" =~ ^[1-9][0-9]*$ ]] &&
 	[ "$boots" -le "$repeats" ] || {
 	echo "perf: PERF_BOOTS ($boots) takes 1 to PERF_REPEATS ($repeats)" >&2
@@ -108,7 +115,7 @@ settings() {
 	echo '#!/bin/sh'
 	printf 'PERF_ARRAYS=%q\nPERF_WORKLOADS=%q\n' "$arrays" "$workloads"
 	printf 'PERF_REPEAT_FIRST=%d\nPERF_REPEATS=%d\n' "$1" "$2"
-	for v in PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB \
+	for v in PERF_RUNTIME PERF_CONFIGS PERF_OFFLOAD PERF_DISK_MIB PERF_SYNC_S \
 		PERF_FABRIC_TRANSPORTS PERF_FABRIC_WORKLOADS PERF_FABRIC_CONFIGS \
 		PERF_ALT_DEPS; do
 		[ -z "${!v:-}" ] || printf '%s=%q\n' "$v" "${!v}"
