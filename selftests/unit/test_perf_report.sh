@@ -141,11 +141,33 @@ one=$($sh -c "dmesg() { cat $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 'ecdm
 none=$($sh -c "dmesg() { head -2 $work/dmesg.txt; }; . $work/sync.sh; md_sync_s 'ecdma-perf: sync #1;'")
 [ "$got" = 1.250500 ] && [ "$one" = 11.500500 ] && [ -z "$none" ]
 ok $? "md_sync_time_from_its_log # ${got:-none}, mark 1: ${one:-none}, without an end: ${none:-none}"
+# a rebuild/check sample (perf-guest.sh's timed_sync): passes until md's
+# times add up to PERF_SYNC_S, the state put back before every pass but
+# the first, the bytes of all passes over their summed time; one pass
+# with a target of 0
+sed -n '/^timed_sync() {/,/^}/p' "$top/tools/fio/perf-guest.sh" >"$work/timed.sh"
+stubs='ops() { echo 0; }; busy() { echo 0; }; now() { echo 1; }
+usleep() { :; }; wait_sync() { :; }; md_sync_s() { echo 0.3; }
+agains=0; again() { agains=$((agains + 1)); }
+sample() { echo "$4 $5 $agains"; }; cfg=x; sync_n=0'
+got=$($sh -c "$stubs; PERF_SYNC_S=2; . $work/timed.sh; timed_sync a w 1 100 again true")
+one=$($sh -c "$stubs; PERF_SYNC_S=0; . $work/timed.sh; timed_sync a w 1 100 again true")
+[ "$got" = "700 2.1 6" ] && [ "$one" = "100 0.3 0" ]
+ok $? "sync_sample_passes_to_target # ${got:-none}; target 0: ${one:-none}"
 # bad clock settings: a message and exit 2, nothing booted
+out=$(PERF_SYNC_S=2s "$top/tools/fio/perf.sh" 2>&1)
+rc=$?
+[ $rc = 2 ] && case "$out" in *"PERF_SYNC_S (2s) is seconds"*) true ;; *) false ;; esac
+ok $? "perf_rejects_bad_sync_s # rc $rc"
 out=$(PERF_CLOCK=tsc "$top/tools/fio/perf.sh" 2>&1)
 rc=$?
 [ $rc = 2 ] && case "$out" in *"PERF_CLOCK takes icount or wall"*) true ;; *) false ;; esac
 ok $? "perf_rejects_bad_clock # rc $rc"
+# run-host.sh: a --hugepages directory that is no hugetlbfs mount is refused
+out=$("$top/tools/fio/run-host.sh" --config cpu --hugepages "$work" /dev/null 2>&1)
+rc=$?
+[ $rc = 2 ] && case "$out" in *"not a hugetlbfs mount"*) true ;; *) false ;; esac
+ok $? "run_host_rejects_bad_hugepages # rc $rc"
 out=$("$top/tools/testing/vm.sh" --icount 11 /dev/null 2>&1)
 rc=$?
 [ $rc = 2 ] && case "$out" in *"--icount takes a shift"*) true ;; *) false ;; esac

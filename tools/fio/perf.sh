@@ -80,6 +80,17 @@ wall)
 	;;
 *) echo "perf: PERF_CLOCK takes icount or wall, not '$clock'" >&2; exit 2 ;;
 esac
+repeats=${PERF_REPEATS:-4}
+boots=${PERF_BOOTS:-$repeats}
+[[ "${PERF_SYNC_S:-2}" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
+	echo "perf: PERF_SYNC_S (${PERF_SYNC_S}) is seconds, a number like 2 or 0.5" >&2
+	exit 2
+}
+[[ "$repeats" =~ ^[1-9][0-9]*$ && "$boots" =~ ^[1-9][0-9]*$ ]] &&
+	[ "$boots" -le "$repeats" ] || {
+	echo "perf: PERF_BOOTS ($boots) takes 1 to PERF_REPEATS ($repeats)" >&2
+	exit 2
+}
 alt=()
 if [ -n "${PERF_ALT:-}" ]; then
 	[ "$(modinfo -F name "$PERF_ALT" 2>/dev/null)" = ecdma ] || {
@@ -98,18 +109,6 @@ trap 'rm -rf "$work"' EXIT
 
 # the guest scripts: the settings, then tools/fio/perf-guest.sh (and
 # tools/fio/fabric-guest.sh)
-repeats=${PERF_REPEATS:-4}
-boots=${PERF_BOOTS:-$repeats}
-[[ "${PERF_SYNC_S:-2}" =~ ^[0-9]+([.][0-9]+)?$ ]] || {
-	echo "perf: PERF_SYNC_S (${PERF_SYNC_S}) is seconds, a number like 2 or 0.5" >&2
-	exit 2
-}
-[[ "$repeats" =~ ^[1-9][0-9]*$ && "$boots" =~ ^[1-9][0-9]*$ ]] &&
-	[ "$boots" -le "$repeats" ] || {
-	echo "perf: PERF_BOOTS ($boots) takes 1 to PERF_REPEATS ($repeats)" >&2
-	exit 2
-}
-
 # settings <first> <last>: the guest's settings for repeats first..last
 settings() {
 	echo '#!/bin/sh'

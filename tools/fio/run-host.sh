@@ -15,6 +15,14 @@
 #                       (labels NAME-gtc; the old value is put back)
 #     --repeats N       repeats of every job [3]
 #     --runtime S       seconds per job [30]
+#     --hugepages DIR   fio's buffers on the hugetlbfs mount DIR, with at
+#                       least 4 free 2 MiB pages (you mount it and reserve
+#                       them: mount -t hugetlbfs none DIR; echo 8 >
+#                       /proc/sys/vm/nr_hugepages).  Without it fio's
+#                       buffer gets a transparent huge page or not by
+#                       where it lands, which moved md's reads by up to
+#                       30% between runs (performance-history.rst,
+#                       2026-12-05): use it, or compare many repeats
 #     --out DIR         results [build/perf-host]
 set -euo pipefail
 
@@ -28,7 +36,7 @@ die() {
 	exit 2
 }
 
-cfg= destroy= gtc= repeats=3 runtime=30 out=$top/build/perf-host
+cfg= destroy= gtc= repeats=3 runtime=30 out=$top/build/perf-host huge=
 arrays=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -38,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--repeats) [ $# -ge 2 ] || usage; repeats=$2; shift 2 ;;
 	--runtime) [ $# -ge 2 ] || usage; runtime=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	--hugepages) [ $# -ge 2 ] || usage; huge=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) die "unknown option $1" ;;
 	*) arrays+=("$1"); shift ;;
@@ -48,6 +57,17 @@ done
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || die "--repeats: a positive integer"
 [[ $runtime =~ ^[1-9][0-9]*$ ]] || die "--runtime: a positive integer (seconds)"
 [ ${#arrays[@]} -gt 0 ] || die "name at least one md array (e.g. /dev/md0)"
+mem=()
+if [ -n "$huge" ]; then
+	huge=$(readlink -f "$huge") || die "--hugepages: no such directory"
+	awk -v d="$huge" '$2 == d && $3 == "hugetlbfs" { f = 1 } END { exit !f }' \
+		/proc/mounts || die "--hugepages $huge: not a hugetlbfs mount"
+	# a job's buffer is iodepth x bs: 7 MiB at most (tools/fio/*.fio)
+	[ "$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)" -ge 4 ] ||
+		die "--hugepages: fewer than 4 free huge pages (/proc/sys/vm/nr_hugepages)"
+	mem=(--mem="mmaphuge:$huge/ecdma-run-host.$$")
+	trap 'rm -f "$huge/ecdma-run-host.$$"' EXIT
+fi
 command -v fio >/dev/null || die "fio is not installed"
 for a in "${arrays[@]}"; do
 	[ -b "$a" ] || die "$a: not a block device"
@@ -60,7 +80,7 @@ for a in "${arrays[@]}"; do
 done
 loaded=no
 grep -q '^ecdma ' /proc/modules && loaded=yes
-echo "run-host.sh: config $cfg (ecdma loaded: $loaded)" >&2
+echo "run-host.sh: config $cfg (ecdma loaded: $loaded), fio buffers: ${huge:-not on huge pages (--hugepages)}" >&2
 
 jobs=(seq-read)
 [ -n "$destroy" ] && jobs=(seq-write rand-write-4k rand-write-64k seq-read)
@@ -92,7 +112,8 @@ one() {
 	o0=$(ops)
 	b0=$(busy)
 	res=$(DEV=$dev STRIPE=$((data * chunk))k RUNTIME=$runtime \
-		fio --output-format=terse --terse-version=3 "$top/tools/fio/$job.fio" |
+		fio "${mem[@]}" --output-format=terse --terse-version=3 \
+			"$top/tools/fio/$job.fio" |
 		awk -F';' '{ print ($6 + $47) * 1024, ($9 > $50 ? $9 : $50) / 1000 }')
 	b1=$(busy)
 	# shellcheck disable=SC2086
