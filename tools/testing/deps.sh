@@ -99,8 +99,12 @@ while read -r tag abi ver; do
 		apt_update
 done < <(awk '!/^#/ && NF == 3 { print $1, $2, $3 }' "$pins")
 mkdir -p "$cache"
-resolve >"$cache/kernels.resolved.new"
-mv "$cache/kernels.resolved.new" "$cache/kernels.resolved"
+# a name of its own: two runs sharing one cache (two make perf side by
+# side) raced on a fixed one, and the loser's mv failed
+resolved=$(mktemp "$cache/kernels.resolved.XXXXXX")
+resolve >"$resolved" || { rm -f "$resolved"; exit 1; }
+chmod 644 "$resolved"
+mv "$resolved" "$cache/kernels.resolved"
 # shellcheck source=tools/testing/kernels.sh
 . "$top/tools/testing/kernels.sh"
 
