@@ -106,7 +106,8 @@ md_sync_s() {
 	END { if (s != "" && e != "" && e > s) printf("%.6f\n", e - s) }'
 }
 
-# degrade <member>...: fail, remove and wipe members, for a full recovery
+# degrade <member>...: fail (if not yet), remove and wipe members, for a
+# full recovery when they are added back
 degrade() {
 	for d in "$@"; do
 		mdadm /dev/md0 --fail "$d" >/dev/null 2>&1
@@ -231,8 +232,7 @@ one_array() {
 	if [ "$level" = 6 ]; then
 		mdadm /dev/md0 --fail /dev/ram1 >/dev/null 2>&1
 		has degraded-2 && run_fio seq-read "$1" degraded-2 "$2"
-		mdadm /dev/md0 --remove /dev/ram0 /dev/ram1 >/dev/null 2>&1
-		mdadm --zero-superblock /dev/ram0 /dev/ram1 >/dev/null 2>&1
+		degrade /dev/ram0 /dev/ram1
 		# both back at once: one recovery pass rebuilds the two
 		if has rebuild-2; then
 			timed_sync "$1" rebuild-2 "$2" $((2 * member)) \
@@ -242,10 +242,8 @@ one_array() {
 			mdadm /dev/md0 --add /dev/ram0 /dev/ram1 >/dev/null 2>&1
 			wait_sync
 		fi
-		mdadm /dev/md0 --fail /dev/ram0 >/dev/null 2>&1
 	fi
-	mdadm /dev/md0 --remove /dev/ram0 >/dev/null 2>&1
-	mdadm --zero-superblock /dev/ram0 >/dev/null 2>&1
+	degrade /dev/ram0
 	if has rebuild-1; then
 		timed_sync "$1" rebuild-1 "$2" "$member" "degrade /dev/ram0" \
 			mdadm /dev/md0 --add /dev/ram0
