@@ -52,7 +52,8 @@ int ncells;
 struct result *res;
 int nres;
 static int cres, ccells;
-static const char *only;	/* BENCH_ONLY: comma-separated ops */
+static const char *only;
+static int huge_pool, huge_hot;	/* huge_pct() of pool and hotbuf */	/* BENCH_ONLY: comma-separated ops */
 
 void die(const char *fmt, ...)
 {
@@ -80,6 +81,39 @@ static void *xalloc_advise(size_t n, int advice)
 void *xalloc(size_t n)
 {
 	return xalloc_advise(n, MADV_HUGEPAGE);
+}
+
+/*
+ * How much of the mapping holding @p the kernel backs with transparent
+ * huge pages, in percent (-1: unknown), from /proc/self/smaps.  xalloc()
+ * asks for them, but whether it gets them depends on how fragmented the
+ * host's memory is; a huge page gives every block of a stripe the same
+ * cache-set layout run after run, 4 KiB pages a new random one, and cells
+ * move with it (ecdma-simd.rst, "Huge pages or not").
+ */
+int huge_pct(const void *p)
+{
+	unsigned long lo, hi, v = (unsigned long)p, size = 0, huge = 0, kb;
+	bool in = false;
+	char line[512];
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			if (in)
+				break;
+			in = v >= lo && v < hi;
+		} else if (in && sscanf(line, "Size: %lu kB", &kb) == 1) {
+			size = kb;
+		} else if (in && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1) {
+			huge = kb;
+		}
+	}
+	fclose(f);
+	return size ? (int)(100 * huge / size) : -1;
 }
 
 /*
@@ -444,6 +478,10 @@ int main(int argc, char **argv)
 	printf("# memory probe (1 stream): read %.2f GB/s, write %.2f GB/s",
 	       rd_bw, wr_bw);
 	printf(" (regular), %.2f GB/s (NT)\n", wr_nt_bw);
+	huge_pool = huge_pct(pool);
+	huge_hot = huge_pct(hotbuf);
+	printf("# transparent huge pages: %d%% of the cold pool, %d%% of the hot buffer\n",
+	       huge_pool, huge_hot);
 	ours_calibrate();
 
 	/* RS encode; m > 4 at k = 10 (one pass or two: gf_simd_tmpl.h) */
@@ -493,6 +531,8 @@ int main(int argc, char **argv)
 	fprintf(sum, "# load average: start %s, end %s\n", la0, la1);
 	fprintf(sum, "# memory probe: read %.2f, write %.2f (NT %.2f) GB/s\n",
 		rd_bw, wr_bw, wr_nt_bw);
+	fprintf(sum, "# transparent huge pages: %d%% of the cold pool, %d%% of the hot buffer\n",
+		huge_pool, huge_hot);
 	report(sum);
 	fclose(sum);
 	if (!only || strstr(only, "scaling")) {

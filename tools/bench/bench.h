@@ -124,6 +124,7 @@ extern bool have_avx512;
 void die(const char *fmt, ...) __printf(1, 2);
 void *xalloc(size_t n);
 void *xalloc_4k(size_t n);
+int huge_pct(const void *p);
 void fill(u8 *p, size_t n);
 double cpu_now(void);
 double wall_now(void);
