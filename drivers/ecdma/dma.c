@@ -8,6 +8,8 @@
  *   free --prep--> (client) --tx_submit--> submitted --issue_pending-->
  *   posted --WR ->done--> [callbacks --tasklet-->] completed --ack--> free
  *
+ * (a dry pool takes acked descriptors off callbacks early: dma_cb.c).
+ *
  * Cookies are assigned at tx_submit and WRs posted in cookie order to the
  * channel's calc, which completes them in order.  tx_status (and
  * issue_pending) run pending work inline, so a caller spinning with
@@ -200,7 +202,7 @@ out:
 }
 
 /* Callback returned: recycle @d or park it until acked; ch->lock held */
-static void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
+void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
 {
 	lockdep_assert_held(&ch->lock);
 	d->retired = jiffies;
@@ -255,49 +257,6 @@ static void ecdma_chan_pace_reset(struct ecdma_chan *ch)
 	WRITE_ONCE(ch->rate, 0);
 	ch->win_bytes = 0;
 	ch->win_ns = 0;
-}
-
-/* Most callbacks one tasklet run delivers before letting others run */
-#define ECDMA_CB_BATCH	64
-
-/*
- * The channel's tasklet: a tasklet never runs concurrently with itself,
- * so callbacks are delivered one at a time, in cookie order.
- */
-void ecdma_chan_callbacks(struct tasklet_struct *t)
-{
-	struct ecdma_chan *ch = from_tasklet(ch, t, cb_tasklet);
-	struct dma_async_tx_descriptor *tx;
-	struct ecdma_desc *d;
-	unsigned long flags;
-	bool aborted;
-	int n;
-
-	for (n = 0; n < ECDMA_CB_BATCH; n++) {
-		spin_lock_irqsave(&ch->lock, flags);
-		d = list_first_entry_or_null(&ch->callbacks, struct ecdma_desc,
-					     node);
-		if (d) {
-			list_del_init(&d->node);
-			aborted = d->aborted;
-		}
-		spin_unlock_irqrestore(&ch->lock, flags);
-		if (!d)
-			return;
-
-		tx = &d->txd;
-		trace_ecdma_desc_callback(d, aborted);
-		if (!aborted)
-			ecdma_desc_callback_invoke(tx, &d->res);
-		tx->callback = NULL;
-		tx->callback_result = NULL;
-		dma_run_dependencies(tx);
-
-		spin_lock_irqsave(&ch->lock, flags);
-		ecdma_desc_retire(ch, d);
-		spin_unlock_irqrestore(&ch->lock, flags);
-	}
-	tasklet_schedule(t);
 }
 
 /*
@@ -361,7 +320,8 @@ static void ecdma_desc_complete(struct ecdma_chan *ch, struct ecdma_desc *d,
 	}
 	callback = !d->aborted && (tx->callback || tx->callback_result);
 	if (callback) {
-		list_add_tail(&d->node, &ch->callbacks);
+		d->cb.d = d;
+		list_add_tail(&d->cb.node, &ch->callbacks);
 	} else {
 		tx->callback = NULL;
 		tx->callback_result = NULL;
@@ -461,6 +421,7 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d;
+	struct ecdma_cb *e;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
@@ -470,8 +431,12 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 	}
 	list_for_each_entry(d, &ch->posted, node)
 		d->aborted = true;
-	list_for_each_entry(d, &ch->callbacks, node)
-		d->aborted = true;
+	list_for_each_entry(e, &ch->callbacks, node) {
+		if (e->d)
+			e->d->aborted = true;
+		else
+			e->aborted = true;
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	ecdma_chan_post(ch);
@@ -617,6 +582,7 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 		sum->prep_full += s->prep_full;
 		sum->prep_paced += s->prep_paced;
 		sum->unacked_reused += s->unacked_reused;
+		sum->cb_released += s->cb_released;
 		for (op = 0; op < ECDMA_LAT_BUCKETS; op++)
 			sum->lat[op] += s->lat[op];
 	}

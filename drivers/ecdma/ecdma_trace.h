@@ -57,6 +57,7 @@ enum ecdma_decline_why {
 
 #include <linux/tracepoint.h>
 
+struct ecdma_cb;
 struct ecdma_chan;
 struct ecdma_desc;
 struct ecdma_ec_calc;
@@ -230,8 +231,9 @@ TRACE_EVENT(ecdma_desc_complete,
 		      __entry->latency, __entry->callback));
 
 TRACE_EVENT(ecdma_desc_callback,
-	    TP_PROTO(const struct ecdma_desc *d, bool aborted),
-	    TP_ARGS(d, aborted),
+	    TP_PROTO(const struct ecdma_chan *ch, const struct ecdma_cb *e,
+		     bool aborted),
+	    TP_ARGS(ch, e, aborted),
 	    TP_STRUCT__entry(__field(const void *, desc)
 			     __field(u32, chan)
 			     __field(u32, result)
@@ -239,12 +241,15 @@ TRACE_EVENT(ecdma_desc_callback,
 			     __field(bool, aborted)
 			     __field(bool, with_result)
 			     __field(bool, softirq)),
-	    TP_fast_assign(__entry->desc = d;
-			   __entry->chan = d->ch->idx;
-			   __entry->result = d->res.result;
-			   __entry->op = d->x.type;
+	    TP_fast_assign(__entry->desc = e->d ?: e->desc;
+			   __entry->chan = ch->idx;
+			   __entry->result = e->d ? e->d->res.result :
+						    e->res.result;
+			   __entry->op = e->d ? e->d->x.type : e->op;
 			   __entry->aborted = aborted;
-			   __entry->with_result = !!d->txd.callback_result;
+			   __entry->with_result = e->d ?
+				!!e->d->txd.callback_result :
+				!!e->callback_result;
 			   __entry->softirq = in_serving_softirq();),
 	    TP_printk("chan=%u desc=%p op=%s result=%u aborted=%d with_result=%d context=%s",
 		      __entry->chan, __entry->desc, ecdma_show_op(__entry->op),

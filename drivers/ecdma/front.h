@@ -103,20 +103,6 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
 	return dma_async_is_complete(cookie, complete, used);
 }
 
-static inline void
-ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
-			   const struct dmaengine_result *result)
-{
-	dma_async_tx_callback_result callback_result = tx->callback_result;
-	dma_async_tx_callback callback = tx->callback;
-	void *param = tx->callback_param;
-
-	if (callback_result)
-		callback_result(param, result);
-	else if (callback)
-		callback(param);
-}
-
 /**
  * struct ecdma_chan_stats - per-CPU counters of one channel
  * @ops: completed operations per enum ecdma_op_type
@@ -126,6 +112,7 @@ ecdma_desc_callback_invoke(struct dma_async_tx_descriptor *tx,
  * @prep_full: prep calls that found no free descriptor (returned NULL)
  * @prep_paced: prep calls refused because the queue was full (pacing)
  * @unacked_reused: completed, never acked descriptors reused
+ * @cb_released: descriptors a dry pool took back before their callback ran
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
  * @fused: operations that ran inside an earlier one's WR (dma_fuse.c)
@@ -139,6 +126,7 @@ struct ecdma_chan_stats {
 	u64 prep_full;
 	u64 prep_paced;
 	u64 unacked_reused;
+	u64 cb_released;
 	u64 faults;
 	u64 fallbacks;
 	u64 fused;
@@ -167,11 +155,13 @@ struct ecdma_ram_range {
  * @free: completed and acked descriptors, ready for prep
  * @submitted: cookie assigned, not yet posted, in cookie order
  * @posted: posted to @calc, ->done not run yet, in cookie order
- * @callbacks: completed, callback not delivered yet, in cookie order
+ * @callbacks: struct ecdma_cb of completed descriptors (or records of their
+ *	callbacks) whose callback was not delivered yet, in cookie order
  * @completed: completed, waiting for the client's ack
  * @all: every descriptor of the channel (ecdma_desc.all_node)
  * @nr_desc: descriptors on @all
- * @nr_pending: descriptors submitted and not retired (callback returned)
+ * @nr_pending: descriptors submitted and not retired, plus records on
+ *	@callbacks (callback not returned)
  * @starved: a prep found none: issue_pending runs work inline (async_tx spins)
  * @pinned: the user set the worker's CPU; the offload policy keeps it
  * @q_bytes: work (ecdma_desc_cost()) submitted and not completed
@@ -228,9 +218,35 @@ struct ecdma_desc_big {
 };
 
 /**
+ * struct ecdma_cb - a callback waiting for its channel's tasklet (dma_cb.c)
+ * @node: on ecdma_chan.callbacks, in cookie order
+ * @d: the descriptor it belongs to; NULL in a record, which holds a copy
+ *	of the callback while the descriptor went back to the pool
+ * @callback: the copied callback (record only)
+ * @callback_result: the copied callback_result (record only)
+ * @param: the copied callback_param (record only)
+ * @res: the result it gets (record only)
+ * @desc: the descriptor it came from, for the trace only (record only)
+ * @op: enum ecdma_op_type (record only)
+ * @aborted: terminate_all suppressed it (record only; else @d->aborted)
+ */
+struct ecdma_cb {
+	struct list_head node;
+	struct ecdma_desc *d;
+	dma_async_tx_callback callback;
+	dma_async_tx_callback_result callback_result;
+	void *param;
+	struct dmaengine_result res;
+	const void *desc;
+	u8 op;
+	bool aborted;
+};
+
+/**
  * struct ecdma_desc - a dmaengine descriptor and its EC verbs WR
  * @txd: the dmaengine descriptor handed to the client
  * @ch: owning channel
+ * @cb: its place on @ch->callbacks while its callback waits (dma_cb.c)
  * @node: on one of @ch's lists (or none while the client holds it)
  * @all_node: on @ch->all
  * @result: VAL ops: where the sum_check_flags result goes
@@ -251,6 +267,7 @@ struct ecdma_desc_big {
  */
 struct ecdma_desc {
 	struct dma_async_tx_descriptor txd;
+	struct ecdma_cb cb;
 	struct ecdma_chan *ch;
 	struct list_head node;
 	struct list_head all_node;
@@ -411,6 +428,8 @@ void ecdma_desc_unfuse(struct ecdma_desc *d);
 dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx);
 void ecdma_wr_done(struct ecdma_ec_wr *wr);
 void ecdma_chan_callbacks(struct tasklet_struct *t);
+unsigned int ecdma_cb_release(struct ecdma_chan *ch);
+void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d);
 void ecdma_chan_drain(struct ecdma_chan *ch);
 void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
 void ecdma_dma_set_ops(struct dma_device *dma);

@@ -160,6 +160,9 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 	}
 	if (list_empty(&ch->free))
 		ecdma_desc_reap(ch, ch->nr_desc >= limit);
+	/* dry and full: the acked ones waiting for a callback (dma_cb.c) */
+	if (list_empty(&ch->free) && ch->nr_desc >= limit)
+		ecdma_cb_release(ch);
 	d = list_first_entry_or_null(&ch->free, struct ecdma_desc, node);
 	if (d) {
 		list_del_init(&d->node);
@@ -185,10 +188,18 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 	d = grow ? ecdma_desc_new(ch, GFP_NOWAIT | __GFP_NOWARN) : NULL;
 	if (grow) {
 		spin_lock_irqsave(&ch->lock, flags);
-		if (d)
+		if (d) {
 			list_add_tail(&d->all_node, &ch->all);
-		else
+		} else {
 			ch->nr_desc--;
+			/* could not grow: as dry as a full pool */
+			if (list_empty(&ch->free))
+				ecdma_cb_release(ch);
+			d = list_first_entry_or_null(&ch->free,
+						     struct ecdma_desc, node);
+			if (d)
+				list_del_init(&d->node);
+		}
 		spin_unlock_irqrestore(&ch->lock, flags);
 	}
 room:

@@ -24,6 +24,7 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_PREP_FULL,
 	ECDMA_STAT_PREP_PACED,
 	ECDMA_STAT_UNACKED_REUSED,
+	ECDMA_STAT_CB_RELEASED,
 	ECDMA_STAT_EC,		/* @op: enum ecdma_ec_stat of the calcs */
 };
 
@@ -61,6 +62,8 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->prep_paced;
 	case ECDMA_STAT_UNACKED_REUSED:
 		return s->unacked_reused;
+	case ECDMA_STAT_CB_RELEASED:
+		return s->cb_released;
 	default:
 		return s->inline_progress;
 	}
@@ -145,6 +148,7 @@ ECDMA_STAT_ATTR(fused, FUSED, NR);
 ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
 ECDMA_STAT_ATTR(prep_paced, PREP_PACED, NR);
 ECDMA_STAT_ATTR(unacked_reused, UNACKED_REUSED, NR);
+ECDMA_STAT_ATTR(cb_released, CB_RELEASED, NR);
 
 #define ECDMA_STAT_EC_ATTR(_name, _idx)					\
 static struct ecdma_stat_attr ecdma_stat_##_name = {			\
@@ -299,6 +303,7 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_prep_full.attr.attr,
 	&ecdma_stat_prep_paced.attr.attr,
 	&ecdma_stat_unacked_reused.attr.attr,
+	&ecdma_stat_cb_released.attr.attr,
 	&ecdma_stat_worker_ops.attr.attr,
 	&ecdma_stat_inline_ops.attr.attr,
 	&ecdma_stat_fast_pq_bytes.attr.attr,

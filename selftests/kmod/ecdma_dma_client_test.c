@@ -23,7 +23,13 @@
  * - a client that never acks does not take the pool away for ever: once
  *   it is at its limit, descriptors completed over a second ago are
  *   reused, younger ones are not (only with tests=32, after the runner
- *   lowered desc_max: the pool must be small).
+ *   lowered desc_max: the pool must be small);
+ * - a client that keeps preparing with BH off, so that no callback can
+ *   run on its CPU, is not refused for ever once every descriptor of the
+ *   pool waits for its callback: the pool takes acked ones back, and the
+ *   callbacks still come afterwards, once each, in cookie order (only
+ *   with tests=64, desc_max 32).  Under threadirqs async_tx spinning on a
+ *   dry pool with preemption off is in that position.
  *
  * The channel is taken with dma_request_channel(), so this runs before
  * async_tx holds ecdma's channels.  Runs at load; prints KTAP lines and
@@ -56,7 +62,7 @@
 /* which tests run: bit i is the i-th test of the init function */
 static uint tests = 0x1f;
 module_param(tests, uint, 0444);
-MODULE_PARM_DESC(tests, "bit mask of the tests to run (default 0x1f: all but the unacked pool)");
+MODULE_PARM_DESC(tests, "bit mask of the tests to run (default 0x1f: all but the two on a small pool)");
 
 static struct dma_chan *c_chan;
 static struct device *c_dev;
@@ -587,6 +593,76 @@ static void test_unacked_reused(void)
 	ktest_result(!bad, "unacked_reused_after_a_second");
 }
 
+/* Three pools of the runner's desc_max (32) */
+#define C_DRY_N		96
+
+/* Prep an acked XOR, retrying as async_tx does (issue_pending) for 1 s */
+static struct dma_async_tx_descriptor *c_prep_retry(dma_addr_t *src)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(1000);
+	struct dma_async_tx_descriptor *tx;
+
+	while (!(tx = c_prep_xor(c_dma[0], src, 2, C_FLAGS)) &&
+	       time_before(jiffies, end)) {
+		dma_async_issue_pending(c_chan);
+		cpu_relax();
+	}
+	return tx;
+}
+
+static void test_dry_pool_callbacks_held(void)
+{
+	dma_addr_t src[2] = { c_dma[1], c_dma[2] };
+	atomic_t order = ATOMIC_INIT(0);
+	int bad = 0, i, n, inside = 0, misordered = 0;
+	dma_cookie_t *ck;
+	struct c_cb *cb;
+	char diag[96];
+
+	cb = kcalloc(C_DRY_N, sizeof(*cb), GFP_KERNEL);
+	ck = kcalloc(C_DRY_N, sizeof(*ck), GFP_KERNEL);
+	if (!cb || !ck) {
+		kfree(cb);
+		kfree(ck);
+		ktest_result(false, "dry_pool_callbacks_held");
+		return;
+	}
+	for (i = 0; i < C_DRY_N; i++)
+		cb[i].order = &order;
+	/*
+	 * The client's lock, BH off: no callback runs here, and one that
+	 * ecdma's worker completed elsewhere waits for the lock, so every
+	 * descriptor ends up waiting for its callback and the pool runs dry
+	 */
+	spin_lock_bh(&c_lock);
+	WRITE_ONCE(c_inside, current);
+	for (n = 0; n < C_DRY_N; n++) {
+		ck[n] = c_submit(c_prep_retry(src), &cb[n]);
+		if (ck[n] < 0)
+			break;
+		dma_async_issue_pending(c_chan);
+	}
+	WRITE_ONCE(c_inside, NULL);
+	spin_unlock_bh(&c_lock);
+
+	T_CHECK(n == C_DRY_N);
+	for (i = 0; i < n; i++) {
+		T_CHECK(c_wait(ck[i]) && c_wait_cb(&cb[i], 1));
+		inside += cb[i].inside;
+		misordered += cb[i].seq != i + 1;
+		T_CHECK(cb[i].hits == 1 && cb[i].result == DMA_TRANS_NOERROR);
+	}
+	T_CHECK(!inside);
+	T_CHECK(!misordered);
+	T_CHECK(!c_wedged && c_chan_works());
+	snprintf(diag, sizeof(diag),
+		 "%d of %d submitted, %d callbacks inside the client's calls, %d out of order",
+		 n, C_DRY_N, inside, misordered);
+	ktest_result_diag(!bad, "dry_pool_callbacks_held", diag);
+	kfree(cb);
+	kfree(ck);
+}
+
 static void (*const c_tests[])(void) = {
 	test_terminate_queued,
 	test_failed_ops_complete,
@@ -594,6 +670,7 @@ static void (*const c_tests[])(void) = {
 	test_preempted_poster,
 	test_non_ram_refused,
 	test_unacked_reused,
+	test_dry_pool_callbacks_held,
 };
 
 static bool c_filter(struct dma_chan *chan, void *param)

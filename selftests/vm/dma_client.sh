@@ -9,7 +9,9 @@
 # with inline_issue=1 (issue_pending executes), once with 0 (it only
 # posts), and once under "auto" while it spreads (starts async_tx's work
 # at submit); and a client that never acks, on a pool lowered to 32: its
-# completed descriptors are reused after a second, and counted.  Needs
+# completed descriptors are reused after a second, and counted; and one
+# whose callbacks cannot run while it prepares, on that pool: acked
+# descriptors waiting for their callbacks are taken back (cb_released).  Needs
 # the channels free: runs before async_tx holds them.  Each run's
 # refusals are traced: ecdma_decline (tracefs) fires once per descriptor
 # that cannot run, with its reason, and for nothing else.
@@ -75,6 +77,12 @@ kmod_ktap ecdma_dma_client_test client_unacked tests=32
 # the count before it) and the one that must fail right after
 decline_check client_unacked pool_dry:memcpy:2
 ktap_check client_unacked_counted [ "$(ecdma_stat unacked_reused)" -gt "$u0" ]
+# a client preparing with its lock held, BH off, on the same pool: every
+# descriptor waits for a callback that cannot run yet, and the pool must
+# take acked ones back (under threadirqs that hung md: dma_cb.c)
+r0=$(ecdma_stat cb_released)
+kmod_ktap ecdma_dma_client_test client_dry tests=64
+ktap_check client_dry_released [ "$(ecdma_stat cb_released)" -gt "$r0" ]
 echo "$dm" >"$ECDMA_DEV/desc_max"
 # "auto" (the default) on an idle machine spreads: async_tx's work starts
 # at tx_submit.  A client with a channel of its own must still be able to

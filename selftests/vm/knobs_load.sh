@@ -161,6 +161,7 @@ fi
 dm=$(cat $D/desc_max)
 phase desc_max 32
 pf0=$(ecdma_stat prep_full)
+cr0=$(ecdma_stat cb_released)
 phase inline_issue 0
 # hold it: pools run dry here, and that used to hang md.  At least 3 s,
 # and on until a pool has run dry (up to 60 s): how many descriptors
@@ -173,7 +174,7 @@ held=$((3 + w / 4))
 [ -z "$ff" ] || echo >$FF/inject
 phase desc_max "$dm"
 [ "$pf1" -gt "$pf0" ] &&
-	ktap_ok "inline_issue_0_pools_ran_dry # prep_full +$((pf1 - pf0)) in ${held} s$ff" ||
+	ktap_ok "inline_issue_0_pools_ran_dry # prep_full +$((pf1 - pf0)), cb_released +$(($(ecdma_stat cb_released) - cr0)) in ${held} s$ff" ||
 	ktap_fail "inline_issue_0_pools_ran_dry # prep_full $pf0 -> $pf1 in ${held} s$ff: the load never exhausted a pool"
 phase inline_issue 1
 phase worker_budget 4096

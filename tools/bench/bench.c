@@ -52,8 +52,8 @@ int ncells;
 struct result *res;
 int nres;
 static int cres, ccells;
-static const char *only;
-static int huge_pool, huge_hot;	/* huge_pct() of pool and hotbuf */	/* BENCH_ONLY: comma-separated ops */
+static const char *only;	/* BENCH_ONLY: comma-separated ops */
+static int huge_pool, huge_hot;	/* huge_pct() of pool and hotbuf */
 
 void die(const char *fmt, ...)
 {
