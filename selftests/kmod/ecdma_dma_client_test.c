@@ -297,6 +297,28 @@ static void test_failed_ops_complete(void)
 }
 
 /*
+ * Wait for the callbacks @cb of the @n cookies @ck: each once, without
+ * error; count those that ran inside the client's calls (@inside) or out
+ * of cookie order (@misordered).  Returns the checks that failed.
+ */
+static int c_check_cbs(struct c_cb *cb, const dma_cookie_t *ck, int n,
+		       int *inside, int *misordered)
+{
+	int bad = 0, i;
+
+	for (i = 0; i < n; i++) {
+		T_CHECK(ck[i] > 0);
+		T_CHECK(c_wait(ck[i]) && c_wait_cb(&cb[i], 1));
+		*inside += cb[i].inside;
+		*misordered += cb[i].seq != i + 1;
+		T_CHECK(cb[i].hits == 1 && cb[i].result == DMA_TRANS_NOERROR);
+	}
+	T_CHECK(!*inside);
+	T_CHECK(!*misordered);
+	return bad;
+}
+
+/*
  * The client holds its lock (BH off, as a client whose callback takes it
  * must) across prep, submit, issue_pending and a tx_status poll, and the
  * callback takes the lock: the callbacks must come later, from ecdma's
@@ -326,15 +348,7 @@ static void test_callbacks_outside_client_calls(void)
 	WRITE_ONCE(c_inside, NULL);
 	spin_unlock_bh(&c_lock);
 
-	for (i = 0; i < C_NCB; i++) {
-		T_CHECK(ck[i] > 0);
-		T_CHECK(c_wait(ck[i]) && c_wait_cb(&cb[i], 1));
-		inside += cb[i].inside;
-		misordered += cb[i].seq != i + 1;
-		T_CHECK(cb[i].hits == 1);
-	}
-	T_CHECK(!inside);
-	T_CHECK(!misordered);
+	bad += c_check_cbs(cb, ck, C_NCB, &inside, &misordered);
 	snprintf(diag, sizeof(diag), "%d of %d callbacks inside the client's call, %d out of order",
 		 inside, C_NCB, misordered);
 	ktest_result_diag(!bad, "callbacks_outside_client_calls_in_order", diag);
@@ -646,14 +660,7 @@ static void test_dry_pool_callbacks_held(void)
 	spin_unlock_bh(&c_lock);
 
 	T_CHECK(n == C_DRY_N);
-	for (i = 0; i < n; i++) {
-		T_CHECK(c_wait(ck[i]) && c_wait_cb(&cb[i], 1));
-		inside += cb[i].inside;
-		misordered += cb[i].seq != i + 1;
-		T_CHECK(cb[i].hits == 1 && cb[i].result == DMA_TRANS_NOERROR);
-	}
-	T_CHECK(!inside);
-	T_CHECK(!misordered);
+	bad += c_check_cbs(cb, ck, n, &inside, &misordered);
 	T_CHECK(!c_wedged && c_chan_works());
 	snprintf(diag, sizeof(diag),
 		 "%d of %d submitted, %d callbacks inside the client's calls, %d out of order",
