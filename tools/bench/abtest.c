@@ -12,6 +12,7 @@
  * its own place, out of order, as md's stripe pages are.
  *
  *   make -C tools/bench ab [OLD=<git rev>]   this tree (B) against OLD (A)
+ *   abtest [-a algo] [-k k1,k2] [-r rounds] A.so B.so   (k: 4,10 unless -k)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -32,7 +33,7 @@
 #define MAX_ROUNDS	63
 
 static const char *const ops[] = { "xor", "pq", "rs1", "rs3", "rs4", "rs8" };
-static const int ks[] = { 4, 10 };
+static int ks[] = { 4, 10 };	/* -k a,b */
 static const size_t blocks[] = { 4096, 65536, 1 << 20 };
 
 struct ab {
@@ -166,6 +167,15 @@ static void cell(struct ab *t, int op, int k, size_t b, bool scat, bool nt,
 	t->n[op][scat][nt][cold]++;
 }
 
+/* -k a,b: the two input counts, 1 to 32 each */
+static bool parse_ks(const char *arg)
+{
+	int n = 0;
+
+	return sscanf(arg, "%d,%d%n", &ks[0], &ks[1], &n) == 2 && !arg[n] &&
+	       ks[0] >= 1 && ks[0] <= 32 && ks[1] >= 1 && ks[1] <= 32;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ab t;
@@ -175,9 +185,11 @@ int main(int argc, char **argv)
 	size_t i;
 
 	t.rounds = 9;
-	while ((opt = getopt(argc, argv, "a:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:k:r:")) != -1) {
 		if (opt == 'a')
 			algo = optarg;
+		else if (opt == 'k' && parse_ks(optarg))
+			;
 		else if (opt == 'r' && atoi(optarg) > 0 &&
 			 atoi(optarg) <= MAX_ROUNDS)
 			t.rounds = atoi(optarg);
@@ -220,6 +232,6 @@ int main(int argc, char **argv)
 	}
 	return 0;
 usage:
-	fprintf(stderr, "usage: abtest [-a algo] [-r rounds] A.so B.so\n");
+	fprintf(stderr, "usage: abtest [-a algo] [-k k1,k2] [-r rounds] A.so B.so\n");
 	return 2;
 }

@@ -11,17 +11,20 @@
  * reference on the exact buffers before it is timed; a mismatch aborts
  * with exit status 1, the only failure: speed never fails a run.
  *
- * Timing holds on a busy host: the implementations of a cell run
- * round-robin, one turn each per repeat (A B C .. A B C ..), so a slow
- * moment hits all alike, and each turn is timed in thread CPU time (time
- * the bench was not scheduled does not count).  Throughput is data bytes
+ * Timing holds on a busy host: the implementations of a cell run one
+ * turn each per repeat, in a new random order each repeat (A B C .. C A
+ * B ..), so a slow moment hits all alike and none always follows the
+ * same one, and each turn is timed in thread CPU time (time the bench
+ * was not scheduled does not count).  Throughput is data bytes
  * (k blocks; one for update) per second; a cell reports the median of the
  * repeats and their spread, (q3 - q1) / median.  Ratios between two
  * implementations are medians of the per-repeat ratios.
  *
  * Usage: bench [-q] [outdir]   (-q: quick, for smoke tests)
  * Environment: BENCH_CPU (first CPU, default 0), BENCH_ONLY (comma-separated
- * ops, e.g. "pq,xor,scaling"), BENCH_ALGO (the engine's algo, by name).
+ * ops, e.g. "pq,xor,scaling"), BENCH_ALGO (the engine's algo, by name),
+ * BENCH_REPS (repeats, 3-21, default 7), BENCH_TURN_MS (a cold turn's
+ * least time, default 6; hot turns half of it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -322,10 +325,30 @@ static void record(struct cell *cl, struct result *r)
 		cl->limit_med, r->pct);
 }
 
-/* verify, then time hot and cold, round-robin per repeat */
+/*
+ * @ord: 0..n-1 in a new order, so no implementation always follows the
+ * same one: a turn pays for what the one before left behind (the NT
+ * stores still draining, the prefetchers trained elsewhere), and a fixed
+ * neighbour made that a constant bias (a rotation keeps neighbours).
+ */
+static void shuffle(int *ord, int n)
+{
+	int i, j, t;
+
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	for (i = n - 1; i > 0; i--) {
+		j = rand() % (i + 1);
+		t = ord[i];
+		ord[i] = ord[j];
+		ord[j] = t;
+	}
+}
+
+/* verify, then time hot and cold, every implementation once a repeat */
 static void run_cell(struct cfg *c, struct impl *ims, int n)
 {
-	int i, t, rep;
+	int i, t, rep, ord[MAXIMPLS];
 
 	for (i = 0; i < n; i++) {
 		if (ims[i].kind == K_ENGINE || ims[i].kind == K_OURS)
@@ -348,14 +371,12 @@ static void run_cell(struct cfg *c, struct impl *ims, int n)
 				.cell = cl - cells, .name = ims[i].name,
 				.id = ims[i].id, .kind = ims[i].kind,
 			};
-		/* each repeat starts one further on: no fixed neighbours */
-		for (rep = 0; rep < reps; rep++)
-			for (i = 0; i < n; i++) {
-				int j = (i + rep) % n;
-
-				res[first + j].rep[rep] = turn(&ims[j], c, &s,
-							       nstr);
-			}
+		for (rep = 0; rep < reps; rep++) {
+			shuffle(ord, n);
+			for (i = 0; i < n; i++)
+				res[first + ord[i]].rep[rep] =
+					turn(&ims[ord[i]], c, &s, nstr);
+		}
 		for (rep = 0; rep < reps; rep++)
 			cl->limit[rep] = limit_rep(cl, rep, false);
 		cl->limit_med = median(cl->limit, reps);
@@ -389,7 +410,7 @@ static int want(enum op op)
 static void time_cell(struct cfg *c, size_t B, unsigned int which,
 		      const struct impl *peers)
 {
-	struct impl ims[40];
+	struct impl ims[MAXIMPLS];
 	int n;
 
 	if (!want(c->op))
@@ -403,6 +424,22 @@ static void time_cell(struct cfg *c, size_t B, unsigned int which,
 	n = limit_add(ims, n);
 	make_consistent(c);
 	run_cell(c, ims, n);
+}
+
+/* integer environment variable @name in [@lo, @hi], @def when unset */
+static int env_int(const char *name, int lo, int hi, int def)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v)
+		return def;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end || n < lo || n > hi)
+		die("%s=%s: want an integer from %d to %d", name, v, lo, hi);
+	return n;
 }
 
 static void read_load(char *buf, size_t n)
@@ -444,6 +481,9 @@ int main(int argc, char **argv)
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		die("sched_setaffinity(%d): %s", cpu, strerror(errno));
+	reps = env_int("BENCH_REPS", 3, MAXREPS, reps);
+	min_t_cold = env_int("BENCH_TURN_MS", 1, 1000, 6) / 1000.0;
+	min_t_hot = min_t_cold / 2;
 	if (quick) {
 		reps = 3;
 		min_t_hot = 0.0005;
@@ -472,7 +512,7 @@ int main(int argc, char **argv)
 	peers_init();
 	mem_probe(pool, quick ? POOL / 4 : POOL, &rd_bw, &wr_bw, &wr_nt_bw);
 	fill(pool, POOL);
-	printf("# pinned to CPU %d; %d repeats round-robin, median;", cpu, reps);
+	printf("# pinned to CPU %d; %d repeats, each in a new order, median;", cpu, reps);
 	printf(" GB/s of data (1e9 B/s) in thread CPU time\n");
 	printf("# load average at start: %s\n", la0);
 	printf("# memory probe (1 stream): read %.2f GB/s, write %.2f GB/s",

@@ -19,7 +19,8 @@
 
 #define MAXK	12
 #define MAXM	8
-#define MAXREPS	9
+#define MAXREPS	21
+#define MAXIMPLS	40	/* implementations timed in one cell */
 #define POOL	(512UL << 20)
 /* the CPU provider's worker_budget: the executor's pieces (xc_range()) */
 #define ENGINE_BUDGET	(128 * 1024)
@@ -99,7 +100,7 @@ struct result {
 	int cell;
 	const char *name, *id;
 	enum kind kind;
-	double rep[MAXREPS];	/* GB/s of data, per round-robin repeat */
+	double rep[MAXREPS];	/* GB/s of data, per repeat */
 	double med, spread;	/* median; (q3 - q1) / median */
 	double pct;		/* median over repeats of rep / limit, % */
 };

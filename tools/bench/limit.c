@@ -5,7 +5,7 @@
  * streams, XOR and nothing else, as fast as the memory system allows.
  * Each cell times several shapes (vectors per stream in a row, regular or
  * non-temporal stores, prefetchnta as lib/raid6 does) in the same
- * round-robin as everything else; the best of them per repeat is the
+ * turns as everything else; the best of them per repeat is the
  * limit.  Anything that computes the same cell moves at least those
  * bytes, so no implementation can beat it: a cell above 100% is a flaw
  * of the model (a shape missing here), not a success.
