@@ -456,8 +456,8 @@ static void cal_decide_lib(struct ecdma_gf_cal *cal, int band)
  * ecdma_gf_cal_decide() - choose from the measurements
  * @cal: @mbps filled in; @lib_pq, @lib_xor and @nt are set
  *
- * Per class and kind: NT for outputs not cached when faster cold than
- * regular stores (8 inputs), and for cached ones too when also faster
+ * Per class and kind: NT for outputs not cached when faster cold or hot
+ * than regular stores (8 inputs), and for cached ones too when faster
  * hot.  Per band too: for cached outputs, the
  * kernel's code when faster hot than the GF algo by 1/ECDMA_GF_CAL_LIB_EDGE
  * with each store kind such requests get (for big P+Q blocks, only if so
@@ -473,34 +473,43 @@ void ecdma_gf_cal_decide(struct ecdma_gf_cal *cal)
 		cal->nt[kind] = 0;
 		for (c = 0; c < ECDMA_GF_CLS_NR; c++) {
 			u32 (*m)[2] = cal->mbps[ECDMA_GF_BAND_WIDE][c][kind];
-			u32 reg, nt;
+			bool hot_nt = false;
 
+			if (c == ECDMA_GF_CLS_4K || !m[ECDMA_GF_CAL_NT][1])
+				continue;
 			/*
-			 * Whatever the number of inputs: the engine asks only
-			 * for outputs it did not write lately
-			 * (ecdma_gf_reused()), and there fewer inputs per
-			 * output favour NT more, as regular stores must first
-			 * read every line in.
+			 * Hot: from about the L2's size, writing the outputs
+			 * around the cache keeps the inputs in it
+			 * (ecdma-simd.rst).  By the measurement with more
+			 * inputs where there is one.
 			 */
-			if (c == ECDMA_GF_CLS_4K ||
+			if (!((cal->nt_fits | cal->nt_slow[kind]) & BIT(c))) {
+				u32 reg = m[ECDMA_GF_CAL_REG][0];
+				u32 nt = m[ECDMA_GF_CAL_NT][0];
+
+				if (cal->nt_hot[c][kind][0]) {
+					reg = cal->nt_hot[c][kind][0];
+					nt = cal->nt_hot[c][kind][1];
+				}
+				hot_nt = nt > reg;
+			}
+			/*
+			 * Outputs not cached: NT where it won cold, whatever
+			 * the number of inputs (the engine asks only for
+			 * outputs it did not write lately, ecdma_gf_reused(),
+			 * and there fewer inputs per output favour NT more, as
+			 * regular stores must first read every line in); or
+			 * where it won hot, since regular stores only lose
+			 * more when they must read the lines in.  The cold
+			 * number is one flushed stripe and once read a tie
+			 * where NT won 1.5x hot and 1.1-1.5x in make bench.
+			 */
+			if (!hot_nt &&
 			    m[ECDMA_GF_CAL_NT][1] <= m[ECDMA_GF_CAL_REG][1])
 				continue;
 			cal->nt[kind] |= BIT(c);
-			/*
-			 * Cached outputs too where NT won hot as well: from
-			 * about the L2's size, writing the outputs around the
-			 * cache keeps the inputs in it (ecdma-simd.rst).  By
-			 * the measurement with more inputs where there is one.
-			 */
-			reg = m[ECDMA_GF_CAL_REG][0];
-			nt = m[ECDMA_GF_CAL_NT][0];
-			if ((cal->nt_fits | cal->nt_slow[kind]) & BIT(c))
-				continue;
-			if (cal->nt_hot[c][kind][0]) {
-				reg = cal->nt_hot[c][kind][0];
-				nt = cal->nt_hot[c][kind][1];
-			}
-			if (nt <= reg)
+			/* cached outputs too where NT won hot */
+			if (!hot_nt)
 				continue;
 			cal->nt[kind] |= BIT(ECDMA_GF_NT_CACHED(c));
 			if (c == ECDMA_GF_CLS_BIG &&

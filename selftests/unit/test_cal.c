@@ -129,9 +129,9 @@ static void test_decide_nt_cached(void)
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 31, 12);
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_REG, 30, 10);
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_RS, ECDMA_GF_CAL_NT, 30, 12);
-	/* P+Q 64k: NT wins hot only (no NT at all); lib beats regular hot */
+	/* P+Q 64k: NT loses hot and ties cold (no NT); lib beats regular hot */
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 50, 20);
-	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 70, 20);
+	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_NT, 45, 20);
 	set(&cal, ECDMA_GF_CLS_64K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 60, 10);
 	/* P+Q big: NT wins both; lib beats regular but not NT hot */
 	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 50, 20);
@@ -171,6 +171,44 @@ static void test_decide_nt_cached(void)
 	ksft_test_result(!bad,
 			 "decide_nt_for_cached_outputs_where_nt_won_hot_too (rs %#x pq %#x lib_pq %#x/%#x)\n",
 			 rs, pq, cal.lib_pq[NARROW], cal.lib_pq[WIDE]);
+}
+
+/*
+ * NT for outputs not cached where it won hot, though the one flushed
+ * stripe of the cold measurement read a tie: regular stores lose more
+ * where they must read the lines in first.  The numbers of a Zen 5 load
+ * (2026-12-06) whose big RS then kept regular stores and ran 0.6-0.9x
+ * of NT on 1 MiB blocks.  Where NT lost both, regular stores stay.
+ */
+static void test_decide_nt_cold_by_hot(void)
+{
+	const int big = ECDMA_GF_CLS_BIG, rs = ECDMA_GF_KIND_RS;
+	const int pq = ECDMA_GF_KIND_PQ;
+	struct ecdma_gf_cal cal;
+	unsigned int bad = 0;
+
+	ecdma_gf_cal_init(&cal);
+	set(&cal, big, rs, ECDMA_GF_CAL_REG, 44598, 23976);
+	set(&cal, big, rs, ECDMA_GF_CAL_NT, 67869, 23850);
+	cal.nt_hot[big][rs][0] = 37639;
+	cal.nt_hot[big][rs][1] = 58898;
+	/* P+Q: NT lost the question hot and cold by as little */
+	set(&cal, big, pq, ECDMA_GF_CAL_REG, 44598, 23976);
+	set(&cal, big, pq, ECDMA_GF_CAL_NT, 67869, 23850);
+	cal.nt_hot[big][pq][0] = 58898;
+	cal.nt_hot[big][pq][1] = 37639;
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.nt[rs] != (CLSBIG | BIT(ECDMA_GF_NT_CACHED(big)) |
+			      ECDMA_GF_NT_SQUARE);
+	bad += ecdma_gf_flags(1 << 20, false, 0, cal.nt[rs], false) !=
+	       ECDMA_GF_NT;
+	bad += cal.nt[pq] != 0;
+	/* a kind too slow to ask hot keeps the cold answer alone */
+	cal.nt_slow[rs] = BIT(big);
+	ecdma_gf_cal_decide(&cal);
+	bad += cal.nt[rs] != 0;
+	ksft_test_result(!bad, "decide_nt_cold_where_nt_won_hot (rs %#x pq %#x)\n",
+			 cal.nt[rs], cal.nt[pq]);
 }
 
 /*
@@ -704,10 +742,11 @@ static void test_reuse(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(11);
+	ksft_set_plan(12);
 	test_rng_init();
 	test_decide();
 	test_decide_nt_cached();
+	test_decide_nt_cold_by_hot();
 	test_decide_lib_clearly();
 	test_decide_apart();
 	test_decide_big_pq();

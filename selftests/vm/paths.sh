@@ -78,8 +78,8 @@ sed 's/^/# /' $cal
 # expect <kind> <lib|nt>: what the measurements imply, per class, in the
 # *_active format.  NT (for outputs not cached, never 4 KiB blocks, taken
 # as cached) when faster cold than regular stores with 8 inputs
-# ("<kind>" rows), for cached ones too when also faster hot ("regular/nt":
-# only not cached), by the class's own hot row ("<kind><n>" after its
+# ("<kind>" rows) or faster hot, for cached ones too when faster hot
+# ("regular/nt": only not cached), by the class's own hot row ("<kind><n>" after its
 # "nt_hot inputs n block b" line) where it has one, never where that line
 # says "fits_l2" or the row "slow" (too slow to ask: TCG's RS).  Per band of inputs (8: "<kind>", 4: "<kind>4" rows):
 # outputs in the cache get lib when measured and faster hot by more than
@@ -123,9 +123,9 @@ expect() {
 	$1 == "nt_hot" { ni[c] = $3; fits[c] = $6 == "fits_l2" }
 	ni[c] && $1 == kind ni[c] && $2 == "gf" { n12[c] = 1; nt12[c] = $5 > $3 }
 	$1 == kind && $2 == "lib" {
-		nt[c] = c != "4k" && cold($7) > cold($5)
-		ntc[c] = nt[c] && (ni[c] ? !fits[c] && n12[c] && nt12[c] :
-			hot($7) > hot($5))
+		ntc[c] = c != "4k" && cold($7) > 0 &&
+			(ni[c] ? !fits[c] && n12[c] && nt12[c] : hot($7) > hot($5))
+		nt[c] = c != "4k" && cold($7) > 0 && (cold($7) > cold($5) || ntc[c])
 		st[c] = ntc[c] ? "nt" : nt[c] ? "regular/nt" : "regular"
 		wd[c] = lib(nt[c], ntc[c])
 	}
