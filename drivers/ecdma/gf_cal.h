@@ -49,6 +49,8 @@
 #define ECDMA_GF_CAL_LONG	10
 /* the kernel's code for cached outputs only if 1/this faster (gf_cal.c) */
 #define ECDMA_GF_CAL_LIB_EDGE	32
+/* and for outputs not cached, where one flushed stripe is noisier */
+#define ECDMA_GF_CAL_LIB_EDGE_COLD	16
 
 /*
  * The cache probe where CPUID reports none (gf_llc.c): stripes of

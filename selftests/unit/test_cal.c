@@ -548,8 +548,11 @@ static void test_decide_big_pq(void)
 }
 
 /*
- * Cold, the GF algo replaces the kernel's code only if it won every round:
- * the best numbers alone decide when no round was counted (as above).
+ * Outputs not cached: the kernel's code only where it beat the GF algo
+ * (with the store kind chosen cold) by more than 1/16 by the best
+ * numbers, and in at least half the rounds; a nearer win, or more than
+ * half the rounds to the GF algo, keeps the GF algo.  4 KiB outputs
+ * count as cached: the hot choice.
  */
 static void test_decide_cold_every_round(void)
 {
@@ -558,40 +561,44 @@ static void test_decide_cold_every_round(void)
 	unsigned int bad = 0, i, c;
 
 	ecdma_gf_cal_init(&cal);
-	/* 64k and big: GF (NT) faster cold than lib by its best, 33 > 30 */
+	/* 64k and big: GF (NT) faster cold than lib by its best, 330 > 300 */
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		for (c = ECDMA_GF_CLS_64K; c <= ECDMA_GF_CLS_BIG; c++) {
-			set(&cal, c, kinds[i], ECDMA_GF_CAL_LIB, 50, 30);
-			set(&cal, c, kinds[i], ECDMA_GF_CAL_REG, 70, 20);
-			set(&cal, c, kinds[i], ECDMA_GF_CAL_NT, 60, 33);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_LIB, 500, 300);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_REG, 700, 200);
+			set(&cal, c, kinds[i], ECDMA_GF_CAL_NT, 600, 330);
 		}
 	}
 	ecdma_gf_cal_decide(&cal);
 	bad += not_both(cal.lib_pq_cold, 0) || not_both(cal.lib_xor_cold, 0);
-	/* five rounds: all five won, but one lost at 64k P+Q, narrow band */
-	cal.rounds = 5;
-	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		for (c = ECDMA_GF_CLS_64K; c <= ECDMA_GF_CLS_BIG; c++) {
-			cal.gf_cold_won[NARROW][c][kinds[i]] = 5;
-			cal.gf_cold_won[WIDE][c][kinds[i]] = 5;
-		}
+	/*
+	 * No round counted: lib 351 clearly (> 330 * 17 / 16); 350 is as
+	 * close as a tie (lib/raid6 2-3% ahead where the bench had the GF
+	 * algo 1.00-1.11x of it): GF
+	 */
+	for (c = ECDMA_GF_CLS_64K; c <= ECDMA_GF_CLS_BIG; c++) {
+		set(&cal, c, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 500, 351);
+		set(&cal, c, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 500, 350);
 	}
-	cal.gf_cold_won[NARROW][ECDMA_GF_CLS_64K][ECDMA_GF_KIND_PQ] = 4;
 	ecdma_gf_cal_decide(&cal);
-	bad += cal.lib_pq_cold[NARROW] != CLS64 || cal.lib_pq_cold[WIDE] ||
+	bad += not_both(cal.lib_pq_cold, CLS64 | CLSBIG) ||
 	       not_both(cal.lib_xor_cold, 0);
-	/* a round lost changes nothing hot, nor where lib is faster anyway */
-	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_xor, 0);
-	cal.gf_cold_won[WIDE][ECDMA_GF_CLS_BIG][ECDMA_GF_KIND_XOR] = 0;
-	set(&cal, ECDMA_GF_CLS_BIG, ECDMA_GF_KIND_XOR, ECDMA_GF_CAL_LIB, 50, 40);
+	/* two rounds: the GF algo won 2 (GF) and 1 (half: lib) */
+	cal.rounds = 2;
+	cal.gf_cold_won[NARROW][ECDMA_GF_CLS_64K][ECDMA_GF_KIND_PQ] = 2;
+	cal.gf_cold_won[WIDE][ECDMA_GF_CLS_64K][ECDMA_GF_KIND_PQ] = 1;
 	ecdma_gf_cal_decide(&cal);
-	bad += not_both(cal.lib_xor_cold, CLSBIG) || not_both(cal.lib_xor, 0);
+	bad += cal.lib_pq_cold[NARROW] != CLSBIG ||
+	       cal.lib_pq_cold[WIDE] != (CLS64 | CLSBIG) ||
+	       not_both(cal.lib_xor_cold, 0);
+	/* cold rounds change nothing hot */
+	bad += not_both(cal.lib_pq, 0) || not_both(cal.lib_xor, 0);
 	/* 4 KiB outputs count as cached: rounds do not matter there */
-	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 50, 30);
-	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 70, 33);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_LIB, 500, 400);
+	set(&cal, ECDMA_GF_CLS_4K, ECDMA_GF_KIND_PQ, ECDMA_GF_CAL_REG, 700, 330);
 	ecdma_gf_cal_decide(&cal);
 	bad += !!(cal.lib_pq_cold[WIDE] & CLS4);
-	ksft_test_result(!bad, "decide_cold_gf_needs_every_round (%u wrong)\n",
+	ksft_test_result(!bad, "decide_cold_lib_clearly_and_in_half_the_rounds (%u wrong)\n",
 			 bad);
 }
 

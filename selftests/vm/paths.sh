@@ -86,10 +86,10 @@ sed 's/^/# /' $cal
 # 1/32 (ECDMA_GF_CAL_LIB_EDGE) than the GF algo with regular stores, and
 # with NT where the class has NT on cached outputs and the band's requests
 # can have the data for it (not 64k ones with 4 inputs),
-# the others lib when at least as fast cold
-# as the GF algo with the store kind chosen, or unless it won that in
-# every round ("gf_cold_won" of the header's rounds); "hot/cold" where
-# they differ.
+# the others lib when faster cold by more than 1/16
+# (ECDMA_GF_CAL_LIB_EDGE_COLD) than the GF algo with the store kind
+# chosen and in at least half the rounds ("gf_cold_won" at most half the
+# header's rounds); "hot/cold" where they differ.
 # Big P+Q blocks in the cache get lib only if the 64k class's do too
 # (ecdma_gf_cal_decide(): the 128 KiB measurement sits on the L2's edge).
 expect() {
@@ -97,11 +97,12 @@ expect() {
 	function cold(s,  f) { split(s, f, "/"); return f[2] }
 	function hot(s,  f) { split(s, f, "/"); return f[1] }
 	function beats(l, g) { return l * 32 > g * 33 }
+	function beats16(l, g) { return l * 16 > g * 17 }
 	function lib(nt, ntc,  lh, lc) {
 		lh = beats(hot($3), hot($5)) && (!ntc || beats(hot($3), hot($7))) ?
 			"lib" : "gf"
-		lc = cold($3) > 0 && (cold($3) >= (nt ? cold($7) : cold($5)) ||
-			$9 < rounds) ? "lib" : "gf"
+		lc = beats16(cold($3), nt ? cold($7) : cold($5)) &&
+			2 * $9 <= rounds ? "lib" : "gf"
 		if (c == "4k") lc = lh
 		return lh == lc ? lh : lh "/" lc
 	}
