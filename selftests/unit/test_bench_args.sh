@@ -11,25 +11,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$top/selftests/unit/ktap.sh"
 
 echo "KTAP version 1"
 if ! make -s -C "$top/tools/bench" build "$out/abtest" >"$work/build.log" 2>&1; then
 	sed 's/^/# /' "$work/build.log"
 	ok 1 "bench_builds"
-	echo "1..$n"
-	echo "# test_bench_args: $((n - failed)) passed, $failed failed"
+	ktap_end test_bench_args
 	exit 1
 fi
 
@@ -59,6 +47,4 @@ for k in 0,4 4 4,10x 4,33 ,; do
 	ok $? "abtest_rejects_k_'$k' # rc $rc"
 done
 
-echo "1..$n"
-echo "# test_bench_args: $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+ktap_end test_bench_args

@@ -11,18 +11,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$top/selftests/unit/ktap.sh"
 
 # has <package> <version>: apt knows that version
 has() {
@@ -78,5 +67,4 @@ printf '5.99 5.99.0-1-amd64 5.99.1-1\n' >"$work/none"
 	grep -q "no linux-image-5.99" "$work/err"
 ok $? unknown_series_fails
 
-echo "1..$n"
-[ "$failed" = 0 ]
+ktap_end test_kernel_pins

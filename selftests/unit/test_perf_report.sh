@@ -10,18 +10,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
+. "$top/selftests/unit/ktap.sh"
 
 echo "KTAP version 1"
 # three repeats of two workloads, four configs; ecdma is 1.5x the CPU
@@ -173,6 +162,4 @@ rc=$?
 [ $rc = 2 ] && case "$out" in *"--icount takes a shift"*) true ;; *) false ;; esac
 ok $? "vm_rejects_bad_icount # rc $rc"
 [ $failed = 0 ] || cat "$work/log" "$work/out/table.txt" "$work/out/summary.txt" | sed 's/^/# /'
-echo "1..$n"
-echo "# test_perf_report: $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+ktap_end test_perf_report
