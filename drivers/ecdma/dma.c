@@ -205,9 +205,12 @@ out:
 void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d)
 {
 	lockdep_assert_held(&ch->lock);
-	d->retired = jiffies;
-	list_add_tail(&d->node,
-		      async_tx_test_ack(&d->txd) ? &ch->free : &ch->completed);
+	if (async_tx_test_ack(&d->txd)) {
+		list_add_tail(&d->node, &ch->free);
+	} else {
+		list_add_tail(&d->node, &ch->completed);
+		WRITE_ONCE(ch->nr_held, ch->nr_held + 1);
+	}
 	WRITE_ONCE(ch->nr_pending, ch->nr_pending - 1);
 }
 
@@ -537,6 +540,7 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	list_for_each_entry(d, &ch->completed, node)
 		async_tx_ack(&d->txd);
 	list_splice_tail_init(&ch->completed, &ch->free);
+	WRITE_ONCE(ch->nr_held, 0);
 	list_for_each_entry_safe(d, n, &ch->free, node) {
 		if (ch->nr_desc <= ECDMA_DESC_INIT)
 			break;
@@ -581,7 +585,6 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 		sum->fused += s->fused;
 		sum->prep_full += s->prep_full;
 		sum->prep_paced += s->prep_paced;
-		sum->unacked_reused += s->unacked_reused;
 		sum->cb_released += s->cb_released;
 		for (op = 0; op < ECDMA_LAT_BUCKETS; op++)
 			sum->lat[op] += s->lat[op];

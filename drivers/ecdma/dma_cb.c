@@ -132,7 +132,6 @@ unsigned int ecdma_cb_release(struct ecdma_chan *ch)
 		e->d = NULL;
 		tx->callback = NULL;
 		tx->callback_result = NULL;
-		d->retired = jiffies;
 		list_add_tail(&d->node, &ch->free);
 		/* go on from the record, now in the list */
 		e = r;

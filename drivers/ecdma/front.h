@@ -23,10 +23,11 @@
 #define ECDMA_MAX_CHANS		64	/* most channels, whatever the CPUs */
 #define ECDMA_DESC_INIT		32	/* descriptors per channel at probe */
 #define ECDMA_DESC_MAX		4096	/* ... grown (GFP_NOWAIT) up to this */
+/* ... and past desc_max only for descriptors clients hold unacked */
+#define ECDMA_DESC_HARD		(2 * ECDMA_DESC_MAX)
 /* inline sources (md: up to 34 disks); more use ->big, to keep this small */
 #define ECDMA_DESC_SRC		32
 #define ECDMA_ALIGN_DECLINE	30	/* log2, 1 GiB: no md op meets it */
-#define ECDMA_UNACKED_REUSE_MS	1000	/* then reused unacked if pool full */
 #define ECDMA_LAT_BUCKETS	16	/* submit -> completion histogram */
 #define ECDMA_LAT_SHIFT		10	/* bucket 0: < 2^10 ns */
 
@@ -111,7 +112,6 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
  * @inline_progress: tx_status/issue_pending calls that ran work inline
  * @prep_full: prep calls that found no free descriptor (returned NULL)
  * @prep_paced: prep calls refused because the queue was full (pacing)
- * @unacked_reused: completed, never acked descriptors reused
  * @cb_released: descriptors a dry pool took back before their callback ran
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
@@ -125,7 +125,6 @@ struct ecdma_chan_stats {
 	u64 inline_progress;
 	u64 prep_full;
 	u64 prep_paced;
-	u64 unacked_reused;
 	u64 cb_released;
 	u64 faults;
 	u64 fallbacks;
@@ -160,6 +159,8 @@ struct ecdma_ram_range {
  * @completed: completed, waiting for the client's ack
  * @all: every descriptor of the channel (ecdma_desc.all_node)
  * @nr_desc: descriptors on @all
+ * @nr_held: descriptors on @completed: the client's until it acks them,
+ *	not counted against desc_max (sysfs reads it without @lock)
  * @nr_pending: descriptors submitted and not retired, plus records on
  *	@callbacks (callback not returned)
  * @starved: a prep found none: issue_pending runs work inline (async_tx spins)
@@ -193,6 +194,7 @@ struct ecdma_chan {
 	struct list_head completed;
 	struct list_head all;
 	unsigned int nr_desc;
+	unsigned int nr_held;
 	unsigned int nr_pending;
 	bool starved;
 	bool pinned;
@@ -254,7 +256,6 @@ struct ecdma_cb {
  * @err: could not be run (bad address, provider rejected): runs as a NOP
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @cost: its work on @ch's queue from tx_submit to completion (pacing)
- * @retired: jiffies when it went on @ch->completed, unacked
  * @aborted: terminate_all: completes without callback
  * @fused: the descriptors after it whose operations its WR runs too
  *	(dma_fuse.c); they complete with it.  Under ch->lock until posted.
@@ -278,7 +279,6 @@ struct ecdma_desc {
 	u8 fused;
 	u64 t_submit;
 	u64 cost;
-	unsigned long retired;
 	struct ecdma_ec_mem mem;
 	struct ecdma_ec_wr wr;
 	struct ecdma_xlate_wr x;

@@ -92,41 +92,39 @@ static void ecdma_desc_put(struct ecdma_chan *ch, struct ecdma_desc *d)
 }
 
 /*
- * Refill the free list from the completed descriptors: those acked since
- * and, when the pool cannot grow, those left unacked for
- * ECDMA_UNACKED_REUSE_MS, as a ring engine reuses its entries.  Else a
- * client that never acks drains the pool and async_tx spins on prep for
- * ever with preemption off.  Called with ch->lock held.
+ * Refill the free list from the completed descriptors their clients acked
+ * since.  An unacked one is never taken back (dmaengine's contract): async_tx
+ * may still pass it as depend_tx, which must not read acked, however long
+ * the client stalls in between.  Called with ch->lock held.
  */
-static void ecdma_desc_reap(struct ecdma_chan *ch, bool full)
+static void ecdma_desc_reap(struct ecdma_chan *ch)
 {
-	unsigned long old = jiffies - msecs_to_jiffies(ECDMA_UNACKED_REUSE_MS);
 	struct ecdma_desc *d, *n;
-	unsigned int reused = 0;
 
 	lockdep_assert_held(&ch->lock);
 	list_for_each_entry_safe(d, n, &ch->completed, node) {
-		if (async_tx_test_ack(&d->txd)) {
-			list_move_tail(&d->node, &ch->free);
-		} else if (full && time_before_eq(d->retired, old)) {
-			list_move_tail(&d->node, &ch->free);
-			reused++;
-		}
+		if (!async_tx_test_ack(&d->txd))
+			continue;
+		list_move_tail(&d->node, &ch->free);
+		ch->nr_held--;
 	}
-	if (!reused)
-		return;
-	this_cpu_add(ch->stats->unacked_reused, reused);
-	dev_warn_ratelimited(ch->front->dev,
-			     "chan%u: reusing %u descriptors their client completed over %u ms ago and never acked\n",
-			     ch->idx, reused, ECDMA_UNACKED_REUSE_MS);
+}
+
+/*
+ * Descriptors of @ch that count against desc_max: all but those a client
+ * holds completed and unacked, which are the client's until it acks them.
+ */
+static unsigned int ecdma_desc_pooled(const struct ecdma_chan *ch)
+{
+	return ch->nr_desc - ch->nr_held;
 }
 
 /*
  * Take a free descriptor with room for @nsrc sources of an @op: from the
- * free list, else from completed ones, else a new one below desc_max.
- * NULL: the queue is full (pacing), or all in flight or recently
- * completed and unacked (or no memory for the room); issue_pending (run
- * inline), the clients' acks and time clear that.
+ * free list, else from the acked completed ones, else a new one while the
+ * descriptors not held unacked are fewer than desc_max (and all fewer than
+ * ECDMA_DESC_HARD).  NULL: the queue is full (pacing), or all in flight (or
+ * no memory); issue_pending (run inline) and the clients' acks clear that.
  */
 static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 					 enum ecdma_op_type op,
@@ -159,15 +157,16 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 		return NULL;
 	}
 	if (list_empty(&ch->free))
-		ecdma_desc_reap(ch, ch->nr_desc >= limit);
+		ecdma_desc_reap(ch);
+	grow = ecdma_desc_pooled(ch) < limit && ch->nr_desc < ECDMA_DESC_HARD;
 	/* dry and full: the acked ones waiting for a callback (dma_cb.c) */
-	if (list_empty(&ch->free) && ch->nr_desc >= limit)
+	if (list_empty(&ch->free) && !grow)
 		ecdma_cb_release(ch);
 	d = list_first_entry_or_null(&ch->free, struct ecdma_desc, node);
 	if (d) {
 		list_del_init(&d->node);
 		/* desc_max was lowered: shrink by one per prep */
-		trim = ch->nr_desc > limit ?
+		trim = ecdma_desc_pooled(ch) > limit ?
 		       list_first_entry_or_null(&ch->free, struct ecdma_desc,
 						node) : NULL;
 		if (trim) {
@@ -180,7 +179,6 @@ static struct ecdma_desc *ecdma_desc_get(struct ecdma_chan *ch,
 			ecdma_desc_free(trim);
 		goto room;
 	}
-	grow = ch->nr_desc < limit;
 	if (grow)
 		ch->nr_desc++;
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -214,6 +212,10 @@ room:
 		/* the client's retry calls issue_pending: run work there */
 		WRITE_ONCE(ch->starved, true);
 		this_cpu_inc(ch->stats->prep_full);
+		if (READ_ONCE(ch->nr_desc) >= ECDMA_DESC_HARD)
+			dev_warn_ratelimited(ch->front->dev,
+					     "chan%u: its client holds %u completed descriptors unacked; waiting for its acks\n",
+					     ch->idx, READ_ONCE(ch->nr_held));
 	}
 	return d;
 }

@@ -23,8 +23,8 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_FUSED,
 	ECDMA_STAT_PREP_FULL,
 	ECDMA_STAT_PREP_PACED,
-	ECDMA_STAT_UNACKED_REUSED,
 	ECDMA_STAT_CB_RELEASED,
+	ECDMA_STAT_HELD,	/* a gauge: ecdma_chan.nr_held */
 	ECDMA_STAT_EC,		/* @op: enum ecdma_ec_stat of the calcs */
 };
 
@@ -60,8 +60,6 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->prep_full;
 	case ECDMA_STAT_PREP_PACED:
 		return s->prep_paced;
-	case ECDMA_STAT_UNACKED_REUSED:
-		return s->unacked_reused;
 	case ECDMA_STAT_CB_RELEASED:
 		return s->cb_released;
 	default:
@@ -110,6 +108,10 @@ static ssize_t ecdma_stat_show(struct kobject *kobj,
 		return sysfs_emit(buf, "%llu\n", ecdma_stat_ec(sk, sa->op));
 	ecdma_stats_range(sk, &first, &last);
 	for (i = first; i < last; i++) {
+		if (sa->kind == ECDMA_STAT_HELD) {
+			val += READ_ONCE(front->chans[i].nr_held);
+			continue;
+		}
 		ecdma_chan_stats_sum(&front->chans[i], &s);
 		val += ecdma_stat_pick(&s, sa);
 	}
@@ -147,7 +149,7 @@ ECDMA_STAT_ATTR(fallbacks, FALLBACKS, NR);
 ECDMA_STAT_ATTR(fused, FUSED, NR);
 ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
 ECDMA_STAT_ATTR(prep_paced, PREP_PACED, NR);
-ECDMA_STAT_ATTR(unacked_reused, UNACKED_REUSED, NR);
+ECDMA_STAT_ATTR(unacked_held, HELD, NR);
 ECDMA_STAT_ATTR(cb_released, CB_RELEASED, NR);
 
 #define ECDMA_STAT_EC_ATTR(_name, _idx)					\
@@ -302,7 +304,7 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_fused.attr.attr,
 	&ecdma_stat_prep_full.attr.attr,
 	&ecdma_stat_prep_paced.attr.attr,
-	&ecdma_stat_unacked_reused.attr.attr,
+	&ecdma_stat_unacked_held.attr.attr,
 	&ecdma_stat_cb_released.attr.attr,
 	&ecdma_stat_worker_ops.attr.attr,
 	&ecdma_stat_inline_ops.attr.attr,

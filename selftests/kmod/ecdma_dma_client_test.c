@@ -20,10 +20,10 @@
  * - addresses that are not RAM in the direct map (a hole below 1 MiB, a
  *   range running off the end of RAM, MMIO from dma_map_resource()) fail
  *   the descriptor instead of being read or written;
- * - a client that never acks does not take the pool away for ever: once
- *   it is at its limit, descriptors completed over a second ago are
- *   reused, younger ones are not (only with tests=32, after the runner
- *   lowered desc_max: the pool must be small);
+ * - a descriptor completed and never acked is never handed out again,
+ *   however long the client keeps it: the pool grows past desc_max for
+ *   it (only with tests=32, after the runner lowered desc_max: the pool
+ *   must be small);
  * - a client that keeps preparing with BH off, so that no callback can
  *   run on its CPU, is not refused for ever once every descriptor of the
  *   pool waits for its callback: the pool takes acked ones back, and the
@@ -577,34 +577,60 @@ static void test_non_ram_refused(void)
 	ktest_result(!bad, "non_ram_addresses_refused");
 }
 
-/* More than any pool the runner leaves the channel (desc_max 32) */
-#define C_UNACKED_MAX	256
+/* Twice the pool the runner leaves the channel (desc_max 32) */
+#define C_HELD		64
 
-/* Prep, submit and complete a copy without DMA_CTRL_ACK, never acked */
-static bool c_unacked_copy(void)
+/* Prep, submit and complete a copy without DMA_CTRL_ACK; NULL if refused */
+static struct dma_async_tx_descriptor *c_unacked_copy(void)
 {
 	struct dma_async_tx_descriptor *tx;
 
 	tx = dmaengine_prep_dma_memcpy(c_chan, c_dma[5], c_dma[6], C_LEN, 0);
-	return tx && c_wait(c_submit(tx, NULL));
+	return tx && c_wait(c_submit(tx, NULL)) ? tx : NULL;
 }
 
-static void test_unacked_reused(void)
+/*
+ * A client keeps completed descriptors unacked, twice the pool, for over
+ * a second: none is ever handed out again (the pool grows past desc_max
+ * for them), none reads acked, and the next prep gets a fresh one.
+ */
+static void test_unacked_never_reused(void)
 {
-	int bad = 0, n;
+	struct dma_async_tx_descriptor **held, *tx = NULL;
+	int bad = 0, i, j, n, dup = 0, acked = 0;
+	char diag[96];
 
-	for (n = 0; n < C_UNACKED_MAX && c_unacked_copy(); n++)
+	held = kcalloc(C_HELD, sizeof(*held), GFP_KERNEL);
+	if (!held) {
+		ktest_result(false, "unacked_never_reused");
+		return;
+	}
+	for (n = 0; n < C_HELD && (held[n] = c_unacked_copy()); n++)
 		;
-	pr_info("# %d copies completed unacked before the pool ran out\n", n);
-	T_CHECK(n > 0 && n < C_UNACKED_MAX);
-	/* just completed: still the client's */
-	T_CHECK(!c_unacked_copy());
+	T_CHECK(n == C_HELD);
+	/* past the age at which ecdma once took them back */
 	msleep(1100);
-	/* unacked for over a second: reused, not held for ever */
-	T_CHECK(c_unacked_copy());
-	T_CHECK(c_unacked_copy());
+	if (n == C_HELD) {
+		tx = c_unacked_copy();
+		T_CHECK(tx);
+	}
+	for (i = 0; i < n; i++) {
+		acked += async_tx_test_ack(held[i]);
+		dup += held[i] == tx;
+		for (j = 0; j < i; j++)
+			dup += held[i] == held[j];
+	}
+	T_CHECK(!dup && !acked);
+	/* the client lets go: acked, they are the pool's again */
+	for (i = 0; i < n; i++)
+		async_tx_ack(held[i]);
+	if (tx)
+		async_tx_ack(tx);
 	T_CHECK(!c_wedged && c_chan_works());
-	ktest_result(!bad, "unacked_reused_after_a_second");
+	snprintf(diag, sizeof(diag), "%d held, %d handed out twice, %d read acked",
+		 n, dup, acked);
+	ktest_result_diag(!bad, "unacked_never_reused", diag);
+	kfree(held);
 }
 
 /* Three pools of the runner's desc_max (32) */
@@ -676,7 +702,7 @@ static void (*const c_tests[])(void) = {
 	test_callbacks_outside_client_calls,
 	test_preempted_poster,
 	test_non_ram_refused,
-	test_unacked_reused,
+	test_unacked_never_reused,
 	test_dry_pool_callbacks_held,
 };
 

@@ -210,7 +210,7 @@ md_dump() {
 		sync_min sync_max; do
 		[ -r $MDS/$f ] && ktap_diag "md $f: $(cat $MDS/$f)"
 	done
-	ktap_diag "ecdma queue_depth $(ecdma_stat queue_depth) prep_full $(ecdma_stat prep_full) unacked_reused $(ecdma_stat unacked_reused)"
+	ktap_diag "ecdma queue_depth $(ecdma_stat queue_depth) prep_full $(ecdma_stat prep_full) unacked_held $(ecdma_stat unacked_held)"
 	ktap_diag "ecdma offload_state $(cat "$ECDMA_DEV/offload_state")"
 	echo w >/proc/sysrq-trigger
 	ps | grep -v -E ' \[.*\]$' | sed 's/^/# /'
