@@ -30,9 +30,6 @@
 #include "ecdma_trace.h"
 #include "front.h"
 
-static void ecdma_chan_post(struct ecdma_chan *ch);
-static void ecdma_chan_progress(struct ecdma_chan *ch);
-
 /*
  * Nesting of client calls executing work inline on this CPU: a WR that
  * completes while it is non-zero leaves its callback to the tasklet.
@@ -75,6 +72,8 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 		ecdma_chan_post(ch);
 		ecdma_ec_kick(ch->calc);
 	}
+	if (d->cb_at_submit && (tx->callback || tx->callback_result))
+		ecdma_desc_run_at_submit(ch, d);
 	return cookie;
 }
 
@@ -94,7 +93,7 @@ static bool ecdma_post_transient(int ret)
  * it complete.  A transient refusal leaves it for the next issue_pending
  * or tx_status.
  */
-static void ecdma_chan_post(struct ecdma_chan *ch)
+void ecdma_chan_post(struct ecdma_chan *ch)
 {
 	struct ecdma_desc *d;
 	unsigned long flags;
@@ -119,12 +118,10 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 			ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
 		}
 		if (ret && !ecdma_post_transient(ret)) {
+			/* it completes in order, computed on the CPU there */
 			trace_ecdma_decline(ch, d->x.type,
 					    ECDMA_DECLINE_REJECTED, ret);
-			dev_err_ratelimited(ch->front->dev,
-					    "chan%u: EC provider rejected an operation (%d); it will not run\n",
-					    ch->idx, ret);
-			d->err = d->err ?: ret;
+			d->refused = ret;
 			ecdma_desc_nop(d);
 			ret = ecdma_ec_post_nokick(ch->calc, &d->wr);
 		}
@@ -138,7 +135,7 @@ static void ecdma_chan_post(struct ecdma_chan *ch)
 }
 
 /* Execute queued work here, inside a client's call (or our drain). */
-static void ecdma_chan_progress(struct ecdma_chan *ch)
+void ecdma_chan_progress(struct ecdma_chan *ch)
 {
 	bool ran;
 
@@ -150,55 +147,6 @@ static void ecdma_chan_progress(struct ecdma_chan *ch)
 	preempt_enable();
 	if (ran)
 		this_cpu_inc(ch->stats->inline_progress);
-}
-
-/* Tries of a fallback that fails itself (fault injection covers it too) */
-#define ECDMA_FB_TRIES	4
-
-static void ecdma_fb_done(struct ecdma_ec_wr *wr)
-{
-	WRITE_ONCE(*(bool *)wr->ctx, true);
-}
-
-/*
- * The provider failed an operation; its inputs are intact (a failed WR
- * writes nothing), so recompute it synchronously on the channel's
- * fallback calc.  This runs in the WR's completion, before any later WR
- * of the channel starts, so operations chained on it see its result.
- * Only this channel's completions use @ch->fb_calc: the loop ends when
- * the WR completes there.
- */
-static void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
-{
-	void (*done)(struct ecdma_ec_wr *wr) = wr->done;
-	void *ctx = wr->ctx;
-	const struct ecdma_desc *d = ctx;
-	int err = wr->status;
-	bool finished;
-	int tries = 0;
-
-	this_cpu_inc(ch->stats->faults);
-	if (!ch->fb_calc)
-		goto out;
-	wr->done = ecdma_fb_done;
-	wr->ctx = &finished;
-	while (tries < ECDMA_FB_TRIES) {
-		finished = false;
-		/* the WR left @ch->calc's lists: ->done may repost it */
-		if (ecdma_ec_post_nokick(ch->fb_calc, wr))
-			break;
-		tries++;
-		while (!READ_ONCE(finished))
-			ecdma_ec_progress(ch->fb_calc);
-		if (!wr->status)
-			break;
-	}
-	wr->done = done;
-	wr->ctx = ctx;
-	if (!wr->status)
-		this_cpu_inc(ch->stats->fallbacks);
-out:
-	trace_ecdma_fallback(ch, d->x.type, err, tries, wr->status);
 }
 
 /* Callback returned: recycle @d or park it until acked; ch->lock held */
@@ -322,7 +270,15 @@ static void ecdma_desc_complete(struct ecdma_chan *ch, struct ecdma_desc *d,
 		this_cpu_add(ch->chan.local->bytes_transferred, x->len);
 	}
 	callback = !d->aborted && (tx->callback || tx->callback_result);
-	if (callback) {
+	if (callback && d->cb_at_submit) {
+		/*
+		 * its tx_submit calls back, @d is its own from here; pairs
+		 * with the acquire in ecdma_desc_run_at_submit()
+		 */
+		smp_store_release(&d->cb_due, true);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	} else if (callback) {
 		d->cb.d = d;
 		list_add_tail(&d->cb.node, &ch->callbacks);
 	} else {
@@ -367,14 +323,18 @@ void ecdma_wr_done(struct ecdma_ec_wr *wr)
 	if (ran && fused)
 		this_cpu_add(ch->stats->fused, fused);
 	/* @d and @wr may be reused once @d completed: copy what riders need */
-	status = wr->status;
+	status = wr->status ?: d->refused;
 	d->fused = 0;
-	ecdma_desc_complete(ch, d, ran, status);
+	/* a chain that did not run: each of its operations, in order */
+	ecdma_desc_complete(ch, d, ran || ecdma_desc_rescue(ch, d, status),
+			    status);
 	while (fused--) {
 		spin_lock_irqsave(&ch->lock, flags);
 		d = list_first_entry(&ch->posted, struct ecdma_desc, node);
 		spin_unlock_irqrestore(&ch->lock, flags);
-		ecdma_desc_complete(ch, d, ran, status);
+		ecdma_desc_complete(ch, d,
+				    ran || ecdma_desc_rescue(ch, d, status),
+				    status);
 	}
 }
 
@@ -582,6 +542,8 @@ void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum)
 		sum->inline_progress += s->inline_progress;
 		sum->faults += s->faults;
 		sum->fallbacks += s->fallbacks;
+		sum->rescued += s->rescued;
+		sum->cb_at_submit += s->cb_at_submit;
 		sum->fused += s->fused;
 		sum->prep_full += s->prep_full;
 		sum->prep_paced += s->prep_paced;

@@ -5,10 +5,13 @@
  * may pass MMIO (dma_map_resource()), an unmapped address or one past RAM,
  * so each block must lie in System RAM and its first and last pages be
  * valid lowmem (in the direct map).  The RAM ranges are copied at probe,
- * to avoid resource_lock per block; RAM hot-added later needs a rebind.
+ * to avoid resource_lock per block; a block outside them is looked up in
+ * the resource tree itself, so RAM hot-added later is RAM too (md has no
+ * error path: a block refused here is parity never computed).
  */
 #include <linux/dma-mapping.h>
 #include <linux/dma-direct.h>
+#include <linux/interrupt.h>
 #include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -124,7 +127,9 @@ static bool ecdma_pfn_direct(unsigned long pfn)
  * @addr: in: the DMA address; out: the kernel virtual address
  * @len: the block's length (> 0)
  *
- * Context: any; never sleeps, takes no lock.
+ * Context: any; never sleeps.  Takes resource_lock (read) for a block
+ * outside the RAM copied at probe, and refuses such a block in hardirq
+ * context, where a writer of the resource tree could be interrupted.
  * Return: 0, or -EFAULT (nothing changed) for a mapping error (checked here
  * for DMA-API debugging: async_tx never does) or a block not in the direct map.
  */
@@ -135,7 +140,11 @@ int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len)
 	if (dma_mapping_error(front->dev, *addr) || !len)
 		return -EFAULT;
 	phys = dma_to_phys(front->dev, *addr);
-	if (phys + len < phys || !ecdma_ram_covers(front, phys, len) ||
+	if (phys + len < phys ||
+	    (!ecdma_ram_covers(front, phys, len) &&
+	     (in_hardirq() ||
+	      region_intersects(phys, len, IORESOURCE_SYSTEM_RAM,
+				IORES_DESC_NONE) != REGION_INTERSECTS)) ||
 	    !ecdma_pfn_direct(PHYS_PFN(phys)) ||
 	    !ecdma_pfn_direct(PHYS_PFN(phys + len - 1)))
 		return -EFAULT;

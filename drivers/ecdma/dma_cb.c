@@ -11,6 +11,8 @@
  * copies the callbacks of acked descriptors into records that take their
  * places on ch->callbacks and gives the descriptors back to the pool, as
  * hardware drivers copy a callback out before recycling its descriptor.
+ * One callback comes inside the client's call, on purpose: md's compute
+ * and prexor, delivered at submit (ecdma_desc_run_at_submit()).
  */
 #include <linux/slab.h>
 
@@ -20,9 +22,9 @@
 /* Most callbacks one tasklet run delivers before letting others run */
 #define ECDMA_CB_BATCH	64
 
-static void ecdma_cb_invoke(dma_async_tx_callback_result callback_result,
-			    dma_async_tx_callback callback, void *param,
-			    const struct dmaengine_result *res)
+void ecdma_cb_invoke(dma_async_tx_callback_result callback_result,
+		     dma_async_tx_callback callback, void *param,
+		     const struct dmaengine_result *res)
 {
 	if (callback_result)
 		callback_result(param, res);
@@ -89,6 +91,40 @@ void ecdma_chan_callbacks(struct tasklet_struct *t)
 		spin_unlock_irqrestore(&ch->lock, flags);
 	}
 	tasklet_schedule(t);
+}
+
+/*
+ * md builds the operation after this one from what this one's callback
+ * sets: ops_run_partial_parity() takes the sources of a PPL entry by
+ * R5_UPTODATE, which a compute's callback sets, and ops_run_biodrain()
+ * expects prexor's callback to have swapped a journaled page back.  With
+ * md's synchronous path the callback ran inside async_xor(); so here too:
+ * run the channel's work up to @d, then call back, before returning to
+ * async_tx (Documentation/driver-api/md-async-tx.rst, rows P2 and P4).
+ * Context: a client's call (md: preemption off); spins as dma_sync_wait().
+ */
+void ecdma_desc_run_at_submit(struct ecdma_chan *ch, struct ecdma_desc *d)
+{
+	struct dma_async_tx_descriptor *tx = &d->txd;
+	unsigned long flags;
+
+	/* pairs with the release in ecdma_desc_complete() */
+	while (!smp_load_acquire(&d->cb_due)) {
+		ecdma_chan_post(ch);
+		ecdma_chan_progress(ch);
+		cpu_relax();
+	}
+	this_cpu_inc(ch->stats->cb_at_submit);
+	trace_ecdma_md_guard(ECDMA_MD_GUARD_CB_AT_SUBMIT);
+	ecdma_cb_invoke(tx->callback_result, tx->callback, tx->callback_param,
+			&d->res);
+	tx->callback = NULL;
+	tx->callback_result = NULL;
+	dma_run_dependencies(tx);
+	spin_lock_irqsave(&ch->lock, flags);
+	d->cb_due = false;
+	ecdma_desc_retire(ch, d);
+	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /**

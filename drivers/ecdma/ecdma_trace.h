@@ -36,6 +36,19 @@ enum ecdma_decline_why {
 	ECDMA_DECLINE_PACED,
 };
 
+/**
+ * enum ecdma_md_guard_what - which guard of md's async_tx calls acted
+ * @ECDMA_MD_GUARD_PPL_XOR: ppl_xor()'s XOR left unacked for its quiesce
+ *	(md_guard.c)
+ * @ECDMA_MD_GUARD_CB_AT_SUBMIT: an XOR whose callback md's next operation
+ *	reads ran at submit, its callback delivered before submit returned
+ *	(dma.c)
+ */
+enum ecdma_md_guard_what {
+	ECDMA_MD_GUARD_PPL_XOR,
+	ECDMA_MD_GUARD_CB_AT_SUBMIT,
+};
+
 /* what ecdma_accept switched: md's P+Q (the policy) or the copies */
 #define ECDMA_ACCEPT_PQ		0
 #define ECDMA_ACCEPT_COPY	1
@@ -86,6 +99,8 @@ TRACE_DEFINE_ENUM(ECDMA_DECLINE_NO_ROOM);
 TRACE_DEFINE_ENUM(ECDMA_DECLINE_UNMAPPED);
 TRACE_DEFINE_ENUM(ECDMA_DECLINE_REJECTED);
 TRACE_DEFINE_ENUM(ECDMA_DECLINE_PACED);
+TRACE_DEFINE_ENUM(ECDMA_MD_GUARD_PPL_XOR);
+TRACE_DEFINE_ENUM(ECDMA_MD_GUARD_CB_AT_SUBMIT);
 TRACE_DEFINE_ENUM(ECDMA_OFFLOAD_AUTO);
 TRACE_DEFINE_ENUM(ECDMA_OFFLOAD_ALWAYS);
 TRACE_DEFINE_ENUM(ECDMA_OFFLOAD_NEVER);
@@ -291,6 +306,33 @@ TRACE_EVENT(ecdma_fallback,
 	    TP_printk("chan=%u op=%s err=%d tries=%d status=%d", __entry->chan,
 		      ecdma_show_op(__entry->op), __entry->err, __entry->tries,
 		      __entry->status));
+
+TRACE_EVENT(ecdma_rescue,
+	    TP_PROTO(const struct ecdma_chan *ch, unsigned int op, int err,
+		     int status),
+	    TP_ARGS(ch, op, err, status),
+	    TP_STRUCT__entry(__field(u32, chan)
+			     __field(s32, err)
+			     __field(s32, status)
+			     __field(u8, op)),
+	    TP_fast_assign(__entry->chan = ch->idx;
+			   __entry->err = err;
+			   __entry->status = status;
+			   __entry->op = op;),
+	    TP_printk("chan=%u op=%s err=%d status=%d", __entry->chan,
+		      ecdma_show_op(__entry->op), __entry->err,
+		      __entry->status));
+
+TRACE_EVENT(ecdma_md_guard,
+	    TP_PROTO(unsigned int what),
+	    TP_ARGS(what),
+	    TP_STRUCT__entry(__field(u8, what)),
+	    TP_fast_assign(__entry->what = what;),
+	    TP_printk("guard=%s",
+		      __print_symbolic(__entry->what,
+				       { ECDMA_MD_GUARD_PPL_XOR, "ppl_xor" },
+				       { ECDMA_MD_GUARD_CB_AT_SUBMIT,
+					 "cb_at_submit" })));
 
 TRACE_EVENT(ecdma_accept,
 	    TP_PROTO(unsigned int what, bool accept, unsigned int align),

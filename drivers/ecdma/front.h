@@ -115,6 +115,10 @@ static inline enum dma_status ecdma_cookie_status(struct dma_chan *chan,
  * @cb_released: descriptors a dry pool took back before their callback ran
  * @faults: operations the EC provider failed (injected faults included)
  * @fallbacks: of those, operations recomputed on the generic path
+ * @rescued: operations neither ran (or the engine refused) that the front
+ *	computed on the CPU (xlate_run.c)
+ * @cb_at_submit: XORs run at tx_submit, their callbacks before it
+ *	returned (md reads what they set: ecdma_desc_run_at_submit())
  * @fused: operations that ran inside an earlier one's WR (dma_fuse.c)
  * @lat: completions by latency: bucket i < 2^(ECDMA_LAT_SHIFT + i) ns
  */
@@ -128,6 +132,8 @@ struct ecdma_chan_stats {
 	u64 cb_released;
 	u64 faults;
 	u64 fallbacks;
+	u64 rescued;
+	u64 cb_at_submit;
 	u64 fused;
 	u64 lat[ECDMA_LAT_BUCKETS];
 };
@@ -253,10 +259,15 @@ struct ecdma_cb {
  * @all_node: on @ch->all
  * @result: VAL ops: where the sum_check_flags result goes
  * @res: the result its callback gets
- * @err: could not be run (bad address, provider rejected): runs as a NOP
+ * @err: cannot run anywhere (an address not RAM): runs as a NOP
+ * @refused: the provider refused it for good (its post's error): runs as
+ *	a NOP and the front computes it on the CPU at its completion
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @cost: its work on @ch's queue from tx_submit to completion (pacing)
  * @aborted: terminate_all: completes without callback
+ * @cb_at_submit: tx_submit runs it and calls back before returning
+ * @cb_due: it completed and its callback waits for tx_submit (release:
+ *	set once completion is done with it, under @ch->lock)
  * @fused: the descriptors after it whose operations its WR runs too
  *	(dma_fuse.c); they complete with it.  Under ch->lock until posted.
  * @mem: memory layout of @wr
@@ -275,7 +286,10 @@ struct ecdma_desc {
 	enum sum_check_flags *result;
 	struct dmaengine_result res;
 	int err;
+	int refused;
 	bool aborted;
+	bool cb_at_submit;
+	bool cb_due;
 	u8 fused;
 	u64 t_submit;
 	u64 cost;
@@ -426,10 +440,22 @@ void ecdma_desc_unfuse(struct ecdma_desc *d);
 
 /* dma.c */
 dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx);
+void ecdma_chan_post(struct ecdma_chan *ch);
+void ecdma_chan_progress(struct ecdma_chan *ch);
 void ecdma_wr_done(struct ecdma_ec_wr *wr);
-void ecdma_chan_callbacks(struct tasklet_struct *t);
-unsigned int ecdma_cb_release(struct ecdma_chan *ch);
 void ecdma_desc_retire(struct ecdma_chan *ch, struct ecdma_desc *d);
+
+/* dma_cb.c */
+void ecdma_cb_invoke(dma_async_tx_callback_result callback_result,
+		     dma_async_tx_callback callback, void *param,
+		     const struct dmaengine_result *res);
+void ecdma_chan_callbacks(struct tasklet_struct *t);
+void ecdma_desc_run_at_submit(struct ecdma_chan *ch, struct ecdma_desc *d);
+unsigned int ecdma_cb_release(struct ecdma_chan *ch);
+
+/* dma_fail.c */
+void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr);
+bool ecdma_desc_rescue(struct ecdma_chan *ch, struct ecdma_desc *d, int err);
 void ecdma_chan_drain(struct ecdma_chan *ch);
 void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
 void ecdma_dma_set_ops(struct dma_device *dma);

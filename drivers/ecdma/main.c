@@ -12,6 +12,7 @@
 #include <linux/platform_device.h>
 
 #include "ec_priv.h"
+#include "md_guard.h"
 #include "prov_cpu.h"
 #include "ecdma_mod.h"
 #include "front.h"
@@ -92,10 +93,14 @@ static int __init ecdma_init(void)
 	if (ret)
 		goto err_ec_core_exit;
 	ecdma_cpu_debugfs_init(dbg);
+	/* before async_tx can see a channel of ours */
+	ret = ecdma_md_guard_init();
+	if (ret)
+		goto err_prov_cpu_exit;
 
 	ret = platform_driver_register(&ecdma_driver);
 	if (ret)
-		goto err_prov_cpu_exit;
+		goto err_md_guard_exit;
 
 	ecdma_pdev = platform_device_register_simple(KBUILD_MODNAME,
 						     PLATFORM_DEVID_NONE,
@@ -120,6 +125,8 @@ err_unregister_device:
 	platform_device_unregister(ecdma_pdev);
 err_unregister_driver:
 	platform_driver_unregister(&ecdma_driver);
+err_md_guard_exit:
+	ecdma_md_guard_exit();
 err_prov_cpu_exit:
 	ecdma_cpu_exit();
 err_ec_core_exit:
@@ -133,6 +140,7 @@ static void __exit ecdma_exit(void)
 {
 	platform_device_unregister(ecdma_pdev);
 	platform_driver_unregister(&ecdma_driver);
+	ecdma_md_guard_exit();
 	/* the calibration file reads the CPU provider's state */
 	ecdma_debugfs_destroy();
 	ecdma_cpu_exit();

@@ -252,6 +252,7 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
 	}
 
 	d->err = 0;
+	d->refused = 0;
 	for (i = 0; i < x->nr_data && !d->err; i++)
 		d->err = ecdma_addr_to_cpu(front, &x->data[i].addr, x->len);
 	for (i = 0; i < x->nr_code && !d->err; i++)
@@ -265,6 +266,7 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
 
 	d->result = result;
 	d->aborted = false;
+	d->cb_at_submit = false;
 	d->mem.data_blocks = x->data;
 	d->mem.num_data_sge = x->nr_data;
 	d->mem.code_blocks = x->code;
@@ -330,14 +332,24 @@ ecdma_prep_xor(struct dma_chan *chan, dma_addr_t dst, dma_addr_t *src,
 {
 	struct ecdma_chan *ch = to_ecdma_chan(chan);
 	struct ecdma_desc *d = ecdma_desc_get(ch, ECDMA_OP_XOR, src_cnt);
+	struct dma_async_tx_descriptor *tx;
 
 	if (!d) {
 		ecdma_prep_full(ch, dst, src, src_cnt);
 		return NULL;
 	}
-	return ecdma_desc_prepare(ch, d, ECDMA_OP_XOR,
-				  ecdma_xlate_xor(&d->x, dst, src, src_cnt, len),
-				  flags, NULL);
+	tx = ecdma_desc_prepare(ch, d, ECDMA_OP_XOR,
+				ecdma_xlate_xor(&d->x, dst, src, src_cnt, len),
+				flags, NULL);
+	/*
+	 * async_tx's first XOR with a callback that the next is FENCEd on:
+	 * md's compute and prexor, whose callbacks md reads before it
+	 * builds that next one (ecdma_desc_run_at_submit())
+	 */
+	if (tx && (flags & DMA_PREP_INTERRUPT) && (flags & DMA_PREP_FENCE) &&
+	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask))
+		d->cb_at_submit = true;
+	return tx;
 }
 
 static struct dma_async_tx_descriptor *

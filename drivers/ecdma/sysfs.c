@@ -31,6 +31,7 @@
 #include <linux/sysfs.h>
 
 #include "ec_priv.h"
+#include "md_guard.h"
 #include "prov_cpu.h"
 #include "front.h"
 
@@ -339,6 +340,28 @@ static ssize_t max_src_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RW(max_src);
 
+/*
+ * The guards of md's async_tx calls, for ecdmactl doctor: md_guard.c's,
+ * then the front's XORs run at submit (dma.c), with what each mended
+ */
+static ssize_t md_guards_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	struct ecdma_chan_stats s;
+	u64 n = 0;
+	unsigned int i;
+	ssize_t len;
+
+	len = ecdma_md_guard_show(buf);
+	for (i = 0; i < front->nr_chans; i++) {
+		ecdma_chan_stats_sum(&front->chans[i], &s);
+		n += s.cb_at_submit;
+	}
+	return len + sysfs_emit_at(buf, len, "cb_at_submit armed %llu\n", n);
+}
+static DEVICE_ATTR_RO(md_guards);
+
 static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_channels.attr,
 	&dev_attr_providers.attr,
@@ -350,6 +373,7 @@ static struct attribute *ecdma_front_attrs[] = {
 	&dev_attr_offload_state.attr,
 	&dev_attr_trial_budget.attr,
 	&dev_attr_max_src.attr,
+	&dev_attr_md_guards.attr,
 	NULL,
 };
 

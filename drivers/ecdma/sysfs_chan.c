@@ -20,6 +20,8 @@ enum ecdma_stat_kind {
 	ECDMA_STAT_INLINE,
 	ECDMA_STAT_FAULTS,
 	ECDMA_STAT_FALLBACKS,
+	ECDMA_STAT_RESCUED,
+	ECDMA_STAT_CB_AT_SUBMIT,
 	ECDMA_STAT_FUSED,
 	ECDMA_STAT_PREP_FULL,
 	ECDMA_STAT_PREP_PACED,
@@ -54,6 +56,10 @@ static u64 ecdma_stat_pick(const struct ecdma_chan_stats *s,
 		return s->faults;
 	case ECDMA_STAT_FALLBACKS:
 		return s->fallbacks;
+	case ECDMA_STAT_RESCUED:
+		return s->rescued;
+	case ECDMA_STAT_CB_AT_SUBMIT:
+		return s->cb_at_submit;
 	case ECDMA_STAT_FUSED:
 		return s->fused;
 	case ECDMA_STAT_PREP_FULL:
@@ -146,6 +152,8 @@ ECDMA_STAT_ATTR(interrupt_errors, ERRORS, INTERRUPT);
 ECDMA_STAT_ATTR(inline_progress, INLINE, NR);
 ECDMA_STAT_ATTR(faults, FAULTS, NR);
 ECDMA_STAT_ATTR(fallbacks, FALLBACKS, NR);
+ECDMA_STAT_ATTR(rescued, RESCUED, NR);
+ECDMA_STAT_ATTR(cb_at_submit, CB_AT_SUBMIT, NR);
 ECDMA_STAT_ATTR(fused, FUSED, NR);
 ECDMA_STAT_ATTR(prep_full, PREP_FULL, NR);
 ECDMA_STAT_ATTR(prep_paced, PREP_PACED, NR);
@@ -301,6 +309,8 @@ static struct attribute *ecdma_stats_attrs[] = {
 	&ecdma_stat_inline_progress.attr.attr,
 	&ecdma_stat_faults.attr.attr,
 	&ecdma_stat_fallbacks.attr.attr,
+	&ecdma_stat_rescued.attr.attr,
+	&ecdma_stat_cb_at_submit.attr.attr,
 	&ecdma_stat_fused.attr.attr,
 	&ecdma_stat_prep_full.attr.attr,
 	&ecdma_stat_prep_paced.attr.attr,

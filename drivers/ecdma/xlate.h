@@ -103,4 +103,7 @@ void ecdma_xlate_interrupt(struct ecdma_xlate_wr *x);
 u32 ecdma_xlate_result(const struct ecdma_xlate_wr *x, u32 wr_result);
 u32 ecdma_xlate_result_all(const struct ecdma_xlate_wr *x);
 
+/* xlate_run.c: the front's last resort, on the CPU */
+int ecdma_xlate_run(const struct ecdma_xlate_wr *x, u32 *wr_result);
+
 #endif /* _ECDMA_XLATE_H */

@@ -343,6 +343,23 @@ static void set_src(const int *src, unsigned int n)
 		addr_src[i] = A(src[i]);
 }
 
+/*
+ * The second pass runs every WR with ecdma_xlate_run(), the front's last
+ * resort, instead of the reference; its results are named "cpu_run_...".
+ */
+static bool run_cpu;
+static const char *run_pfx = "";
+
+/* @x through ecdma_xlate_run(); a refusal of a valid WR is a bad WR */
+static u32 run_wr(const struct ecdma_xlate_wr *x)
+{
+	u32 res;
+
+	if (ecdma_xlate_run(x, &res))
+		wr_bad("ecdma_xlate_run() refused a valid WR");
+	return res;
+}
+
 /* Returns true when memory (and *res, if given) match the reference. */
 static bool finish(int ret, u32 want_res, u32 *got)
 {
@@ -354,7 +371,7 @@ static bool finish(int ret, u32 want_res, u32 *got)
 		return false;
 	}
 	scribble();
-	res = ecdma_xlate_result(&wr, exec_wr(&wr));
+	res = ecdma_xlate_result(&wr, run_cpu ? run_wr(&wr) : exec_wr(&wr));
 	if (got)
 		*got = res;
 	return memory_ok() && res == want_res;
@@ -467,7 +484,8 @@ static bool wr_aliases(const struct ecdma_xlate_wr *x)
 	return false;
 }
 
-#define REPORT(ok, ...) ksft_test_result(ok, __VA_ARGS__)
+#define REPORT(ok, fmt, ...) \
+	ksft_test_result(ok, "%s" fmt, run_pfx, ##__VA_ARGS__)
 
 /* ---- memcpy, interrupt, zero length, bad arguments ---- */
 
@@ -1003,10 +1021,42 @@ static void test_result_map(void)
 	REPORT(ok, "validate_result_maps_to_sum_check_flags\n");
 }
 
+/*
+ * ecdma_xlate_run() refuses what no engine may run, writing nothing:
+ * outputs overlapping each other, an output partly over an input; a COPY
+ * may overlap (memmove).
+ */
+static void test_run_rejects(void)
+{
+	struct ecdma_xlate_wr x = wr;
+	bool ok = true;
+	u32 res;
+
+	blocks_new(2, 64);
+	snapshot();
+	x.opcode = ECDMA_EC_OP_ENCODE;
+	x.wr_flags = 0;
+	x.nr_data = 1;
+	x.nr_code = 2;
+	x.len = 32;
+	x.matrix = (const u8 *)"\x01\x02";
+	x.data[0].addr = A(0);
+	x.code[0].addr = A(1);
+	x.code[1].addr = A(1) + 16;
+	ok &= ecdma_xlate_run(&x, &res) == -EINVAL && memory_ok();
+	x.nr_code = 1;
+	x.code[0].addr = A(0) + 8;
+	ok &= ecdma_xlate_run(&x, &res) == -EINVAL && memory_ok();
+	x.opcode = ECDMA_EC_OP_COPY;
+	memmove(want[0] + 8, want[0], 32);
+	ok &= !ecdma_xlate_run(&x, &res) && memory_ok();
+	REPORT(ok, "overlapping_outputs_refused_copy_overlap_moved\n");
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(39);
+	ksft_set_plan(39 + 32);
 	test_rng_init();
 	gf_tables();
 	ecdma_xlate_bind(&wr, room_data, room_mat, ARRAY_SIZE(room_data));
@@ -1029,6 +1079,23 @@ int main(void)
 	if (bad_wr)
 		ksft_print_msg("%u bad WRs, first: %s\n", bad_wr, bad_msg);
 	REPORT(!bad_wr, "every_wr_well_formed_and_never_uses_disabled_addresses\n");
+
+	/* the same operations through the front's last resort */
+	run_cpu = true;
+	run_pfx = "cpu_run_";
+	test_memcpy();
+	test_xor();
+	test_xor_split();
+	test_xor_val();
+	test_pq();
+	test_pq_flags();
+	test_pq_split();
+	test_pq_alias();
+	test_pq_val();
+	test_run_rejects();
+	if (bad_wr)
+		ksft_print_msg("%u bad WRs, first: %s\n", bad_wr, bad_msg);
+	REPORT(!bad_wr, "every_valid_wr_run\n");
 	blocks_free();
 	return ksft_finished();
 }

@@ -6,7 +6,10 @@
 # the generic path, so fio verifies clean, the parity check finds no
 # mismatch, and faults == fallbacks > 0 with no operation errors.  The
 # degraded reads lose two disks with fuse on, so composed recovery chains
-# (dma_fuse.c) fail and are recomputed too.
+# (dma_fuse.c) fail and are recomputed too.  Then RAID6 and RAID5 while
+# the engine and its fallback fail every request: md has no error path,
+# so the front computes each operation on the CPU itself (stats/rescued),
+# and data, check and degraded reads must all be right.
 . /ecdma/lib.sh
 
 dbg=/sys/kernel/debug/ecdma
@@ -70,6 +73,52 @@ ktap_diag "faults_injected $f0 -> $f1, stats/faults $faults, fallbacks $fb, erro
 
 mdadm --stop /dev/md0 >/dev/null 2>&1
 brd_teardown
+
+# all_fail <level> <disks>: the engine and its fallback fail every work
+# request (fault_every_n 1): each operation md gave ecdma is computed by
+# the front on the CPU (stats/rescued), none completes undone; every
+# block verifies, check finds nothing, the degraded array reads back right
+all_fail() {
+	local t=r$1_all_fail n=$2 mib r0 e0 e1 op
+	mib=$(vm_scaled 24 6)
+	brd_setup "$n" 16
+	# shellcheck disable=SC2046
+	mdadm --create /dev/md0 --run --quiet --level="$1" --raid-devices="$n" \
+		--chunk=64 --assume-clean --bitmap=none \
+		$(i=0; while [ $i -lt "$n" ]; do echo /dev/ram$i; i=$((i + 1)); done) \
+		2>/tmp/mdadm.log || { cat /tmp/mdadm.log; ktap_fail "${t}_create"; brd_teardown; return; }
+	r0=$(ecdma_stat rescued)
+	e0=0
+	for op in memcpy xor xor_val pq pq_val interrupt; do
+		e0=$((e0 + $(ecdma_stat ${op}_errors)))
+	done
+	echo 1 >$dbg/fault_every_n
+	ktap_check "${t}_fio_verify" fio --name=f --filename=/dev/md0 \
+		--rw=randwrite --bs=16k --size=${mib}M --ioengine=psync \
+		--direct=1 --eta=never --verify=crc32c --do_verify=1 \
+		--verify_fatal=1 --output=/tmp/fio.log
+	mm=$(md_check md0)
+	[ "$mm" = 0 ] && ktap_ok "${t}_check_mismatch_0" ||
+		ktap_fail "${t}_check_mismatch_0 # mismatch_cnt=$mm"
+	mdadm /dev/md0 --fail /dev/ram1 --remove /dev/ram1 >/dev/null 2>&1
+	ktap_check "${t}_degraded_verify" fio --name=f --filename=/dev/md0 \
+		--rw=randwrite --bs=16k --size=${mib}M --ioengine=psync \
+		--direct=1 --eta=never --verify=crc32c --verify_only=1 \
+		--verify_fatal=1 --output=/tmp/fio.log
+	echo 0 >$dbg/fault_every_n
+	e1=0
+	for op in memcpy xor xor_val pq pq_val interrupt; do
+		e1=$((e1 + $(ecdma_stat ${op}_errors)))
+	done
+	[ "$(ecdma_stat rescued)" -gt "$r0" ] && [ "$e1" = "$e0" ] &&
+		ktap_ok "${t}_computed_by_the_front # rescued $r0 -> $(ecdma_stat rescued), errors $e0 -> $e1" ||
+		ktap_fail "${t}_computed_by_the_front # rescued $r0 -> $(ecdma_stat rescued), errors $e0 -> $e1"
+	mdadm --stop /dev/md0 >/dev/null 2>&1
+	brd_teardown
+}
+all_fail 6 6
+all_fail 5 5
+
 modprobe -r raid456
 ktap_check ecdma_unloads modprobe -r ecdma
 ktap_exit

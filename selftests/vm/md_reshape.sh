@@ -66,6 +66,11 @@ reshape() {
 		ktap_fail "${MODE}_${name}_reshaped"
 	fi
 	bg_stop "$name"
+	# handle_stripe_expansion() publishes a stripe before its copies
+	# completed: safe only while they run synchronously (md-async-tx.rst)
+	[ "$(ecdma_ops memcpy)" = "$md_o_memcpy" ] &&
+		ktap_ok "${MODE}_${name}_copies_declined" ||
+		ktap_fail "${MODE}_${name}_copies_declined # memcpy $md_o_memcpy -> $(ecdma_ops memcpy)"
 	echo system >$MDS/sync_speed_min
 	echo system >$MDS/sync_speed_max
 	# mdadm's background --grow --continue (backup file) must be gone
