@@ -16,6 +16,8 @@
 #                        over RDMA on Soft-RoCE (ec-send, repair chains)
 #   make check-mdadm     mdadm's own test suite, RAID4/5/6 tests, without and
 #                        with ecdma (VM; KVER: one kernel, default all)
+#   make check-md-long   md's full-speed reshape sequence ten times per
+#                        kernel, with and without ecdma (VM; KVER, ROUNDS)
 #   make perf            md RAID5/6 with and without ecdma, fio (VM; KVER;
 #                        PERF_FABRIC=1: also over NVMe-oF)
 #   make install         install ecdma and ecdma_rdma for KDIR's kernel
@@ -57,7 +59,7 @@ DKMS_TREE := $(TOP)/build/dkms/ecdma-$(VERSION)
 KBUILD_OPTS := $(if $(W),W=$(W)) $(if $(C),C=$(C))
 
 .PHONY: all modules clean install deps checkpatch check test-unit test-vm \
-	demo static ecdmactl bench soak perf check-quick check-mdadm \
+	demo static ecdmactl bench soak perf check-quick check-mdadm check-md-long \
 	sign-test dkms-src dkms-install dkms-remove deb
 
 all: modules
@@ -147,6 +149,11 @@ perf:
 # mdadm's tests/ (Debian's source of the installed mdadm, fetched once into
 # $(ECDMA_CACHE)/mdadm-src) on brd in one boot per kernel: ecdma not loaded,
 # then loaded with offload "always" (logs in build/mdadm/)
+# issue 59's reshape sequence, repeated (tools/testing/md-long.sh)
+check-md-long:
+	tools/testing/md-long.sh $(if $(KVER),--kernel $(KVER)) \
+		$(if $(ROUNDS),--rounds $(ROUNDS))
+
 check-mdadm:
 	tools/testing/deps.sh --quiet
 	tools/testing/mdadm-tests.sh $(if $(KVER),--kernel $(KVER)) \

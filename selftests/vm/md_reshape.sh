@@ -9,12 +9,22 @@
 # before the reshapes verify, check finds no mismatch, and with "always"
 # the reshape's parity ran on ecdma.  A reshape that makes no progress for
 # MD_STALL_S seconds dumps md's and ecdma's state and the blocked tasks.
-# MD_RESHAPE_ROUNDS repeats the sequence (default once).
+# Then issue 59's sequence at full speed (these are throttled to 5 MB/s):
+# RAID5 of 4 members of 48 MiB, 24 MiB written, grown to 5 and converted
+# to RAID6 of 6, each under fio passes over 12 MiB more; on 6.1 it once
+# stopped the whole guest, which vm.sh's stall watch reports.
+# MD_RESHAPE_ROUNDS repeats the sequences (default once), MD_RESHAPE_ONLY
+# (slow, fast) runs one of them (make check-md-long: fast, ten rounds).
 . /ecdma/lib.sh
 . /ecdma/md_lib.sh
 
 MIB=10
 export MDADM_NO_SYSTEMCTL=1
+# the data before the reshapes and the region of the passes beside them:
+# <size>:<offset>:<seed>:<bs> and <size>:<offset> (set per sequence)
+OLD=
+BG=
+FAST=
 
 # bg_start / bg_stop <name>: fio passes over region B while md reshapes;
 # each pass writes and verifies its own blocks
@@ -24,7 +34,7 @@ bg_start() {
 		s=100
 		while [ ! -e /tmp/bg.stop ]; do
 			fio --name=bg --filename=$MD --rw=randwrite --bs=16k \
-				--size="$(md_sz 1)" --offset="$(md_sz 5)" \
+				--size="${BG%:*}" --offset="${BG#*:}" \
 				--randseed=$s --ioengine=psync --direct=1 \
 				--eta=never --verify=crc32c --do_verify=1 \
 				--verify_fatal=1 --output=/tmp/bg.log \
@@ -54,9 +64,14 @@ reshape() {
 	shift 2
 	md_snap
 	bg_start
-	# slow enough that fio's passes overlap the reshape
-	echo 1000 >$MDS/sync_speed_min
-	echo 5000 >$MDS/sync_speed_max
+	if [ -n "$FAST" ]; then
+		# as fast as md goes: the passes overlap the start only
+		echo 500000 >$MDS/sync_speed_min
+	else
+		# slow enough that fio's passes overlap the reshape
+		echo 1000 >$MDS/sync_speed_min
+		echo 5000 >$MDS/sync_speed_max
+	fi
 	if mdadm --grow $MD "$@" --backup-file=/tmp/backup-$name \
 		>/tmp/mdadm.log 2>&1; then
 		usleep 500000
@@ -87,8 +102,8 @@ reshape() {
 	fi
 	md_moved "$name" $gen
 	[ -e /tmp/bg.seed ] &&
-		md_fio "${name}_load" verify "$(md_sz 1)" "$(md_sz 5)" "$(cat /tmp/bg.seed)"
-	md_fio "${name}_old" verify "$(md_sz 4)" 0 41
+		md_fio "${name}_load" verify "${BG%:*}" "${BG#*:}" "$(cat /tmp/bg.seed)"
+	md_fio_verify "${name}_old:$OLD"
 	md_snap
 	md_check "$name"
 	case "$(cat $MDS/level)" in
@@ -98,6 +113,9 @@ reshape() {
 }
 
 round() {
+	FAST=
+	OLD="$(md_sz 4):0:41:16k"
+	BG="$(md_sz 1):$(md_sz 5)"
 	brd_setup 7 $MIB
 	# shellcheck disable=SC2046
 	md_create reshape_r5 --level=5 --raid-devices=4 --chunk=64 \
@@ -114,12 +132,30 @@ round() {
 	brd_teardown
 }
 
+# fast_round: issue 59's sequence, reshapes at full speed
+fast_round() {
+	FAST=1
+	OLD="$(md_sz 24):0:43:192k"
+	BG="$(md_sz 12):$(md_sz 24)"
+	brd_setup 6 "$(vm_scaled 48 24)"
+	# shellcheck disable=SC2046
+	md_create reshape_fast_r5 --level=5 --raid-devices=4 --chunk=64 \
+		--assume-clean --bitmap=none $(md_devs 0 4) || { brd_teardown; return; }
+	md_fio reshape_fast_old write "$(md_sz 24)" 0 43 192k
+	mdadm $MD --add /dev/ram4 /dev/ram5 >/dev/null 2>&1
+	reshape fast_grow_r5_4to5 xor --raid-devices=5
+	reshape fast_level_5to6 "pq xor" --level=6 --raid-devices=6
+	md_stop
+	brd_teardown
+}
+
 md_suite_begin
 for mode in $MD_MODES; do
 	md_mode "$mode"
 	r=0
 	while [ $r -lt "${MD_RESHAPE_ROUNDS:-1}" ]; do
-		round
+		[ "${MD_RESHAPE_ONLY:-slow}" = fast ] || round
+		[ "${MD_RESHAPE_ONLY:-fast}" = slow ] || fast_round
 		r=$((r + 1))
 	done
 done

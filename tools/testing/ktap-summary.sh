@@ -18,13 +18,18 @@ ktap=$1 console=$2 label=$3 qrc=$4 secs=$5
 # started was seen stalled and booted again, "missed" when it was not; the
 # run then has a boot_stall_booted_again test
 stall=${6:-}
+# freeze (vm.sh, ECDMA_VM_FREEZE): "seen" when the guest paused after its
+# tests was taken for stalled and QEMU's state saved, anything else when
+# not; the run then has a guest_stall_dumped test
+freeze=${7:-}
 
 # Lines that mean the kernel is broken, whatever the tests said.
 bad='BUG:|BUG [a-z]|WARNING:|Oops|Call Trace|general protection|Kernel panic|'
 bad+='INFO: task .* blocked|rcu: INFO|self-detected stall|detected stalls|'
 bad+='Redzone overwritten|Poison overwritten|Padding overwritten|'
 bad+='Object already free|Freepointer corrupt|KFENCE|UBSAN|'
-bad+='watchdog: BUG|soft lockup|hard LOCKUP|list_add corruption|list_del corruption'
+bad+='watchdog: BUG|soft lockup|hard LOCKUP|list_add corruption|list_del corruption|'
+bad+='vm.sh: guest stalled'
 
 tr -d '\r' <"$ktap" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' >"$ktap.clean"
 
@@ -88,7 +93,7 @@ if [ -n "$console_bad" ]; then
 fi
 rm -f "$console.known" "$console.filtered"
 
-awk -v label="$label" -v qrc="$qrc" -v secs="$secs" -v console_bad="$console_bad" -v stall="$stall" \
+awk -v label="$label" -v qrc="$qrc" -v secs="$secs" -v console_bad="$console_bad" -v stall="$stall" -v freeze="$freeze" \
 	-v console_known="$console_known" -v console_ctx="$console_ctx" '
 function flush_test(rc,    status) {
 	if (name == "")
@@ -146,6 +151,12 @@ END {
 		printf("  not ok %d crashed_or_timed_out\n", ++n)
 		nfail++
 		flush_test(1)
+	}
+	if (freeze == "seen") {
+		printf("ok %d %s_guest_stall_dumped\n", ++top, label); pass++
+	} else if (freeze != "") {
+		printf("not ok %d %s_guest_stall_dumped # the paused guest was not seen stalled (%s)\n",
+		       ++top, label, freeze); fail++
 	}
 	if (stall == "again") {
 		printf("ok %d %s_boot_stall_booted_again\n", ++top, label); pass++

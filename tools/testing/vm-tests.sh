@@ -182,8 +182,11 @@ run_one() {
 	if [ "$cpu" = swiotlb ]; then
 		# DMA bounce buffers forced: ecdma must refuse to register.
 		# Its first boot never starts (QEMU's -S): vm.sh must see the
-		# stall before init and boot again (boot_stall_booted_again)
+		# stall before init and boot again (boot_stall_booted_again);
+		# its second is paused once its tests ended: vm.sh must see the
+		# guest stop and save its state (guest_stall_dumped)
 		ECDMA_VM_STALL_ONCE=1 ECDMA_BOOT_STALL=10 \
+		ECDMA_VM_FREEZE=1 ECDMA_VM_STALL=15 \
 			tools/testing/vm.sh --quiet --kernel "$tag" --tcg $tcg --append swiotlb=force \
 			-- selftests/vm/refuse_swiotlb.sh
 	elif [ "$cpu" = sigenforce ]; then

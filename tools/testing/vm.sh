@@ -302,6 +302,9 @@ fi
 exec >/dev/ttyS1 2>&1
 echo
 echo "ECDMA-VM-START $(uname -r) cpus=$(nproc)"
+# a beat on the console every 30 s, through printk (polled serial, timers):
+# vm.sh takes a silence on both ports for a guest that stopped
+( while :; do sleep 30; echo "<6>ecdma-vm: heartbeat" >/dev/kmsg; done ) &
 for t in /ecdma/tests/*; do
 	name=$(basename "$t" .sh)
 	name=${name#[0-9][0-9]-}
@@ -328,6 +331,8 @@ for t in /ecdma/tests/*; do
 done
 echo "ECDMA-VM-END"
 sync
+# vm.sh's test of its stall watch: stay up until vm.sh pauses the guest
+grep -q ECDMA_VM_FREEZE= /proc/cmdline && sleep 600
 poweroff -f
 EOF
 chmod +x "$root/init"
@@ -367,6 +372,65 @@ clock="$clock watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
 # never starts (QEMU's -S), for the test of this (vm-tests.sh's swiotlb
 # run).
 boot_stall=${ECDMA_BOOT_STALL:-300}
+# A guest that stops after init: no byte on either serial port for
+# ECDMA_VM_STALL seconds (default 180), while it beats on its console every
+# 30 s (init above), with printk, which needs no interrupt but timers.  Seen
+# (issue 59): a reshape where the guest went silent, no hung-task, lockup
+# or RCU report, QEMU nearly idle.  vm.sh then saves QEMU's view (vCPUs,
+# registers, local APICs, PIC, IRQs: stall.txt, through the monitor) and
+# sends an NMI, which the guest (unknown_nmi_panic, panic_print: tasks,
+# timers, every CPU's backtrace) turns into a report on the console.  Not
+# under --icount, whose guest seconds are not the host's.
+# ECDMA_VM_FREEZE=1 tests this: the guest is paused (monitor "stop") once
+# its tests ended, and the run passes only if the stall was seen and
+# QEMU's state saved (guest_stall_dumped; vm-tests.sh's swiotlb run).
+vm_stall=${ECDMA_VM_STALL:-180}
+[ -z "$icount" ] || vm_stall=${ECDMA_VM_STALL:-0}
+mon=$work/monitor.sock
+freeze=${ECDMA_VM_FREEZE:+wanted}
+[ -z "$freeze" ] || append="$append ECDMA_VM_FREEZE=1"
+
+# vm_watch: after init, until QEMU exits: a silent guest is dumped, NMIed
+vm_watch() {
+	local size=-1 since now s t
+	since=$(date +%s)
+	while kill -0 "$qpid" 2>/dev/null; do
+		now=$(date +%s)
+		s=$(($(stat -c %s "$out/console.log") + $(stat -c %s "$out/ktap.log")))
+		if [ "$freeze" = wanted ] && grep -q ECDMA-VM-END "$out/ktap.log"; then
+			python3 "$top/tools/testing/qmon.py" "$mon" stop >/dev/null 2>&1
+			freeze=paused
+		fi
+		if [ "$s" != "$size" ]; then
+			size=$s
+			since=$now
+		elif [ "$vm_stall" -gt 0 ] && [ $((now - since)) -ge "$vm_stall" ]; then
+			if [ "$freeze" = paused ]; then
+				python3 "$top/tools/testing/qmon.py" "$mon" \
+					"info registers -a" >"$out/stall.txt" 2>&1
+				grep -q 'RIP=' "$out/stall.txt" && freeze=seen
+				kill "$qpid" 2>/dev/null
+				return
+			fi
+			t=$(sed -n 's/^ECDMA-TEST-BEGIN //p' "$out/ktap.log" | tail -n 1)
+			echo "# vm.sh: guest stalled: no output for $vm_stall s, $((now - start)) s in, during ${t:-no test}; QEMU's state in stall.txt, then an NMI"
+			python3 "$top/tools/testing/qmon.py" "$mon" "info status" \
+				"info cpus" "info registers -a" "info lapic 0" \
+				"info lapic 1" "info pic" "info irq" \
+				>"$out/stall.txt" 2>&1
+			python3 "$top/tools/testing/qmon.py" "$mon" nmi >/dev/null 2>&1
+			# the guest's panic report, then its exit (-no-reboot)
+			for t in $(seq 60); do
+				kill -0 "$qpid" 2>/dev/null || break
+				sleep 1
+			done
+			kill "$qpid" 2>/dev/null
+			echo "vm.sh: guest stalled, no output for $vm_stall s" >>"$out/console.log"
+			return
+		fi
+		sleep 2
+	done
+}
 booted_again=
 paused=
 [ -z "${ECDMA_VM_STALL_ONCE:-}" ] || paused=-S
@@ -384,8 +448,9 @@ for attempt in 1 2; do
 	timeout "$left" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu "$cpuarg" -smp 2 -m "$mem" \
 		${icountarg[@]+"${icountarg[@]}"} -nodefaults -display none -no-reboot $paused \
 		-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 $clock $slub $kargs oops=panic ECDMA_TEST_TIMEOUT=$test_timeout $append" \
+		-append "console=ttyS0 panic=-1 $clock $slub $kargs oops=panic unknown_nmi_panic panic_print=0x45 ECDMA_TEST_TIMEOUT=$test_timeout $append" \
 		-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
+		-monitor "unix:$mon,server=on,wait=off" \
 		</dev/null >"$out/qemu.log" 2>&1 &
 	qpid=$!
 	paused=
@@ -406,8 +471,11 @@ for attempt in 1 2; do
 		fi
 		sleep 2
 	done
+	[ -n "$stalled" ] || vm_watch
 	wait "$qpid"
 	qrc=$?
+	# the pause was ours: QEMU was killed after a clean end
+	[ "$freeze" != seen ] || qrc=0
 	[ -n "$stalled" ] || break
 	booted_again=1
 	echo "# vm.sh: boot stalled before init (no console output for $boot_stall s," \
@@ -430,12 +498,12 @@ fi
 set +e
 if [ -n "$quiet" ]; then
 	"$top/tools/testing/ktap-summary.sh" "$out/ktap.log" "$out/console.log" \
-		"$abi/$cpuarg" "$qrc" "$secs" "$stall"
+		"$abi/$cpuarg" "$qrc" "$secs" "$stall" "$freeze"
 	rc=$?
 else
 	sed -n '/ECDMA-VM-START/,$p' "$out/ktap.log" | tr -d '\r'
 	"$top/tools/testing/ktap-summary.sh" "$out/ktap.log" "$out/console.log" \
-		"$abi/$cpuarg" "$qrc" "$secs" "$stall" >"$out/summary"
+		"$abi/$cpuarg" "$qrc" "$secs" "$stall" "$freeze" >"$out/summary"
 	rc=$?
 	grep -E '^(not )?ok |^# console:|^# [^ ]+: [0-9]+ passed' "$out/summary"
 fi
