@@ -192,6 +192,7 @@ mkhost() {
 	echo "accept spread=1 spare_cpu=1 spare_pct=60 switches=2 spread_windows=9 copies=0 table=in table_switches=4 trials=3 kept=2 last_trial_io=4096/3000 trial_by=io trial_every_ms=16000 trial_slot=0 load=write aborted=0 trial_cost_ms=250 thin=0" \
 		>"$d/offload_state"
 	echo "memcpy xor xor_val pq pq_val interrupt async_tx" >"$d/caps/ops"
+	printf 'ppl_xor armed 3\ncb_at_submit armed 17\n' >"$d/md_guards"
 	echo "[auto] generic avx2" >"$d/algo"
 	echo avx2 >"$d/algo_active"
 	for c in 0 1; do
@@ -215,6 +216,8 @@ mkhost() {
 	echo 2 >"$m/group_thread_cnt"
 	echo 4096 >"$m/stripe_cache_size"
 	echo 0 >"$m/rmw_level"
+	echo resync >"$m/consistency_policy"
+	echo none >"$m/reshape_position"
 	for r in 0 1 2; do echo in_sync >"$m/dev-ram$r/state"; done
 	echo faulty >"$m/dev-ram3/state"
 	m=$h/sys/block/md1/md
@@ -412,6 +415,44 @@ echo Y >"$V/sys/module/module/parameters/sig_enforce"
 hrc doctor_sig_enforce 8 "$V" doctor
 out doctor_secure_boot_off '^ok +secure_boot +Secure Boot is off'
 out doctor_sig_enforce_warn '^warn +sig_enforce'
+# md's features and ecdma's guards of them (issue 59)
+hrc doctor_guards 0 "$H" doctor
+out doctor_guards_ok '^ok +md_guards +md.s async_tx calls are guarded: ppl_xor armed \(3 PPL recovery calls mended\), 17 compute'
+grep -q 'md\.md0\.' "$fake.out" && nok doctor_no_feature_no_finding ||
+	ok doctor_no_feature_no_finding
+variant ppl
+M=$V/sys/block/md0/md
+echo raid5 >"$M/level"
+echo ppl >"$M/consistency_policy"
+echo 1536 >"$M/reshape_position"
+hrc doctor_ppl_guarded 0 "$V" doctor
+out doctor_ppl_ok '^ok +md\.md0\.ppl +md0 closes the write hole with PPL: .* guard is armed'
+out doctor_reshape_info '^info +md\.md0\.reshape +md0 is reshaping \(at sector 1536\)'
+printf 'ppl_xor failed -22 0\ncb_at_submit armed 0\n' \
+	>"$V/sys/devices/platform/ecdma/md_guards"
+hrc doctor_ppl_unguarded 8 "$V" doctor
+out doctor_guards_failed_error '^error +md_guards +the guard of md.s PPL recovery is failed'
+out doctor_ppl_error '^error +md\.md0\.ppl +md0 uses PPL and the guard of its recovery is not armed \(failed\)'
+out doctor_ppl_fix 'fix: echo never > /sys/devices/platform/ecdma/offload before assembling'
+rm "$V/sys/devices/platform/ecdma/md_guards"
+hrc doctor_no_guards_file 8 "$V" doctor
+out doctor_no_guards_warn '^warn +md_guards +no md_guards file'
+variant journal
+M=$V/sys/block/md0/md
+echo journal >"$M/consistency_policy"
+echo "write-through [write-back]" >"$M/journal_mode"
+hrc doctor_journal 0 "$V" doctor
+out doctor_journal_ok '^ok +md\.md0\.journal +md0 has a write-back journal: .*declines copies \(copies=0\)'
+state copies=0 copies=1
+hrc doctor_journal_copies_taken 8 "$V" doctor
+out doctor_journal_copies_warn '^warn +md\.md0\.journal .*\(copies=1\)'
+variant nomodppl
+echo ppl >"$V/sys/block/md0/md/consistency_policy"
+rm -rf "$V/sys/module/ecdma" "$V/sys/devices/platform/ecdma"
+hrc doctor_ppl_not_loaded 8 "$V" doctor
+grep -q 'md\.md0\.ppl' "$fake.out" && nok doctor_ppl_nothing_without_ecdma ||
+	ok doctor_ppl_nothing_without_ecdma
+
 hrc doctor_loaded_skips_signing 0 "$H" doctor
 grep -q secure_boot "$fake.out" && nok doctor_loaded_no_signing ||
 	ok doctor_loaded_no_signing

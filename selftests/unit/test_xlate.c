@@ -1053,6 +1053,20 @@ static void test_run_rejects(void)
 	REPORT(ok, "overlapping_outputs_refused_copy_overlap_moved\n");
 }
 
+/* every operation, through the reference or ecdma_xlate_run() (run_cpu) */
+static void test_ops(void)
+{
+	test_memcpy();
+	test_xor();
+	test_xor_split();
+	test_xor_val();
+	test_pq();
+	test_pq_flags();
+	test_pq_split();
+	test_pq_alias();
+	test_pq_val();
+}
+
 int main(void)
 {
 	ksft_print_header();
@@ -1061,21 +1075,12 @@ int main(void)
 	gf_tables();
 	ecdma_xlate_bind(&wr, room_data, room_mat, ARRAY_SIZE(room_data));
 
-	test_memcpy();
 	test_interrupt();
 	test_zero_len();
 	test_bad_args();
 	test_small_room();
-	test_xor();
-	test_xor_split();
-	test_xor_val();
-	test_pq();
-	test_pq_flags();
-	test_pq_split();
-	test_pq_alias();
-	test_pq_val();
+	test_ops();
 	test_result_map();
-
 	if (bad_wr)
 		ksft_print_msg("%u bad WRs, first: %s\n", bad_wr, bad_msg);
 	REPORT(!bad_wr, "every_wr_well_formed_and_never_uses_disabled_addresses\n");
@@ -1083,15 +1088,7 @@ int main(void)
 	/* the same operations through the front's last resort */
 	run_cpu = true;
 	run_pfx = "cpu_run_";
-	test_memcpy();
-	test_xor();
-	test_xor_split();
-	test_xor_val();
-	test_pq();
-	test_pq_flags();
-	test_pq_split();
-	test_pq_alias();
-	test_pq_val();
+	test_ops();
 	test_run_rejects();
 	if (bad_wr)
 		ksft_print_msg("%u bad WRs, first: %s\n", bad_wr, bad_msg);

@@ -61,6 +61,15 @@ ppl_dirty() {
 	md_create $t --level=5 --chunk=64 --raid-devices=5 \
 		--consistency-policy=ppl $(md_devs 0 5) || { brd_teardown; return; }
 	echo 3600 >$MDS/safe_mode_delay
+	if [ "$MODE" = always ]; then
+		# the tool names the feature and what ecdma does for it
+		ecdmactl doctor >/tmp/doctor.log 2>&1
+		grep -q '^ok  *md\.md0\.ppl  *md0 closes the write hole with PPL' \
+			/tmp/doctor.log && ktap_ok "${MODE}_${t}_doctor_names_ppl" || {
+			sed 's/^/# /' /tmp/doctor.log
+			ktap_fail "${MODE}_${t}_doctor_names_ppl"
+		}
+	fi
 	md_snap
 	md_fio "${t}_seq" write "$(md_sz 16)" 0 4 256k
 	md_fio "${t}_rnd" write "$(md_sz 6)" "$(md_sz 16)" 5 4k

@@ -482,9 +482,110 @@ static void check_algo(void)
 		    "algo %s active; the CPU's flags list no AVX2", active);
 }
 
+/* ---- md's features and ecdma's guards of them ------------------------ */
+
+/* md_guards' line of @name: its state word and count; 0 if absent */
+static int guard_state(const char *guards, const char *name, char *state,
+		       size_t len, char *count, size_t clen)
+{
+	size_t n = strlen(name);
+	const char *l, *end, *last;
+
+	for (l = guards; *l; l = *end ? end + 1 : end) {
+		end = l + strcspn(l, "\n");
+		if (strncmp(l, name, n) || l[n] != ' ')
+			continue;
+		snprintf(state, len, "%.*s", (int)strcspn(l + n + 1, "\n "),
+			 l + n + 1);
+		for (last = end; last > l && last[-1] != ' '; last--)
+			;
+		snprintf(count, clen, "%.*s", (int)(end - last), last);
+		return 1;
+	}
+	return 0;
+}
+
+static void check_guards(char *guards, size_t len)
+{
+	char st[32], n[32], cb[32], cbn[32];
+
+	if (attr_read("md_guards", guards, len)) {
+		*guards = 0;
+		add("md_guards", SEV_WARN,
+		    "an ecdma without md_guards predates the guard of md's PPL recovery: update ecdma",
+		    "no md_guards file: md's PPL recovery is not guarded (a dirty PPL array crashes the kernel as it assembles)");
+		return;
+	}
+	if (!guard_state(guards, "ppl_xor", st, sizeof(st), n, sizeof(n)))
+		snprintf(st, sizeof(st), "absent");
+	if (!guard_state(guards, "cb_at_submit", cb, sizeof(cb), cbn,
+			 sizeof(cbn)))
+		snprintf(cbn, sizeof(cbn), "?");
+	if (!strcmp(st, "armed"))
+		add("md_guards", SEV_OK, NULL,
+		    "md's async_tx calls are guarded: ppl_xor armed (%s PPL recovery calls mended), %s compute and prexor XORs called back at submit",
+		    n, cbn);
+	else if (!strcmp(st, "waiting"))
+		add("md_guards", SEV_INFO, NULL,
+		    "the ppl_xor guard waits for async_xor to load (it arms before raid456 can start an array)");
+	else
+		add("md_guards", SEV_ERROR,
+		    "echo never > /sys/devices/platform/ecdma/offload before assembling a dirty RAID5 with PPL; dmesg | grep 'cannot guard' says why",
+		    "the guard of md's PPL recovery is %s: a dirty RAID5 with PPL crashes the kernel as it assembles",
+		    st);
+}
+
+/*
+ * What ecdma does for the md features @a uses; @guards is md_guards' text
+ * (NULL: ecdma is not registered, md computes everything itself)
+ */
+static void check_features(const struct md_array *a, const char *guards,
+			   const char *state)
+{
+	char id[96], st[32], n[32], copies[16], mode[32];
+	const char *o, *c;
+
+	if (a->offload == MD_NO_PARITY || !guards)
+		return;
+	if (!strcmp(a->consistency, "ppl")) {
+		snprintf(id, sizeof(id), "md.%s.ppl", a->name);
+		if (guard_state(guards, "ppl_xor", st, sizeof(st), n,
+				sizeof(n)) && !strcmp(st, "armed"))
+			add(id, SEV_OK, NULL,
+			    "%s closes the write hole with PPL: after a crash md replays it at assembly, where its ppl_xor() would crash with any engine; ecdma's guard is armed. Degraded writes run md's compute at submit, so the partial parity includes the computed block",
+			    a->name);
+		else
+			add(id, SEV_ERROR,
+			    "echo never > /sys/devices/platform/ecdma/offload before assembling it after a crash",
+			    "%s uses PPL and the guard of its recovery is not armed (%s): a dirty assembly would crash the kernel in ppl_xor()",
+			    a->name, *guards ? st : "no md_guards");
+	}
+	if (!strcmp(a->consistency, "journal")) {
+		snprintf(id, sizeof(id), "md.%s.journal", a->name);
+		state_field(state, "copies", copies, sizeof(copies));
+		/* "[write-through] write-back": the bracketed one is on */
+		o = strchr(a->journal_mode, '[');
+		c = o ? strchr(o, ']') : NULL;
+		snprintf(mode, sizeof(mode), "%.*s", c ? (int)(c - o - 1) : 5,
+			 c ? o + 1 : "write");
+		add(id, !strcmp(copies, "1") ? SEV_WARN : SEV_OK,
+		    !strcmp(copies, "1") ?
+		    "unload the DMA_PRIVATE client (dmatest) holding an ecdma channel" : NULL,
+		    "%s has a %s journal: md does not wait for its copies into the stripe cache, so ecdma declines copies (copies=%s); the replay at assembly runs md's own stripe paths",
+		    a->name, mode, *copies ? copies : "?");
+	}
+	if (*a->reshape && strcmp(a->reshape, "none")) {
+		snprintf(id, sizeof(id), "md.%s.reshape", a->name);
+		add(id, SEV_INFO, NULL,
+		    "%s is reshaping (at sector %s): md publishes a reshape stripe before its copies complete, so ecdma declines copies; the parity is offloaded as usual",
+		    a->name, a->reshape);
+	}
+}
+
 /* ---- arrays, output -------------------------------------------------- */
 
-static void check_arrays(const struct md_array *a, int n)
+static void check_arrays(const struct md_array *a, int n, const char *guards,
+			 const char *state)
 {
 	static const enum sev sev[] = {
 		[MD_OFFLOADED] = SEV_OK, [MD_DECLINING] = SEV_INFO,
@@ -503,6 +604,7 @@ static void check_arrays(const struct md_array *a, int n)
 		    a[i].offload == MD_OFFLOADED ? "offloaded" :
 		    a[i].offload == MD_DECLINING ? "partly offloaded" :
 		    "not offloaded", a[i].reason);
+		check_features(&a[i], guards, state);
 	}
 }
 
@@ -550,6 +652,7 @@ int cmd_doctor(const char *kconfig)
 	struct ecdma_view v;
 	struct md_array *a;
 	int i, n, parity = 0, problems;
+	char guards[ATTR_MAX] = "";
 
 	ecdma_view_read(&v);
 	n = md_scan(&v, &a);
@@ -563,8 +666,9 @@ int cmd_doctor(const char *kconfig)
 	if (v.registered) {
 		check_channels(&v, parity);
 		check_algo();
+		check_guards(guards, sizeof(guards));
 	}
-	check_arrays(a, n);
+	check_arrays(a, n, v.registered ? guards : NULL, v.state);
 	md_free(a, n);
 	problems = print_findings();
 	free(found);

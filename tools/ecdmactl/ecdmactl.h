@@ -101,6 +101,9 @@ struct md_array {
 	char gtc[16];		/* group_thread_cnt */
 	char stripes[16];	/* stripe_cache_size */
 	char rmw_level[16];
+	char consistency[32];	/* consistency_policy: ppl, journal, ... */
+	char journal_mode[32];	/* write-through, write-back, or "" */
+	char reshape[32];	/* reshape_position: "none" or a sector */
 	struct md_member *members;
 	int nmembers;
 	enum md_offload offload;

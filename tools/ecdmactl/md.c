@@ -141,6 +141,11 @@ static void md_read(const char *dir, struct md_array *a)
 	md_number(dir, "group_thread_cnt", a->gtc, sizeof(a->gtc), 0);
 	md_number(dir, "stripe_cache_size", a->stripes, sizeof(a->stripes), 0);
 	md_number(dir, "rmw_level", a->rmw_level, sizeof(a->rmw_level), 0);
+	md_get(dir, "consistency_policy", a->consistency,
+	       sizeof(a->consistency), 0);
+	md_get(dir, "journal_mode", a->journal_mode, sizeof(a->journal_mode),
+	       0);
+	md_get(dir, "reshape_position", a->reshape, sizeof(a->reshape), 0);
 
 	n = dir_names(dir, 1, &devs);
 	if (n < 0)
