@@ -14,8 +14,10 @@
  * channel's calc, which completes them in order.  tx_status (and
  * issue_pending) run pending work inline, so a caller spinning with
  * preemption off never waits for a worker that cannot run.  Callbacks
- * always go through the channel's tasklet, never inside the client's own
- * call (it may hold a lock the callback takes): they keep cookie order.
+ * go through the channel's tasklet, never inside the client's own call
+ * (it may hold a lock the callback takes): they keep cookie order.  One
+ * exception, for async_tx: md's compute and prexor call back before their
+ * tx_submit returns, as md's synchronous path did (dma_cb.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
