@@ -106,7 +106,7 @@ static void ecdma_desc_reap(struct ecdma_chan *ch)
 		if (!async_tx_test_ack(&d->txd))
 			continue;
 		list_move_tail(&d->node, &ch->free);
-		ch->nr_held--;
+		WRITE_ONCE(ch->nr_held, ch->nr_held - 1);
 	}
 }
 
