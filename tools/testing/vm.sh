@@ -398,7 +398,7 @@ vm_watch() {
 		now=$(date +%s)
 		s=$(($(stat -c %s "$out/console.log") + $(stat -c %s "$out/ktap.log")))
 		if [ "$freeze" = wanted ] && grep -q ECDMA-VM-END "$out/ktap.log"; then
-			python3 "$top/tools/testing/qmon.py" "$mon" stop >/dev/null 2>&1
+			python3 -B "$top/tools/testing/qmon.py" "$mon" stop >/dev/null 2>&1
 			freeze=paused
 		fi
 		if [ "$s" != "$size" ]; then
@@ -406,7 +406,7 @@ vm_watch() {
 			since=$now
 		elif [ "$vm_stall" -gt 0 ] && [ $((now - since)) -ge "$vm_stall" ]; then
 			if [ "$freeze" = paused ]; then
-				python3 "$top/tools/testing/qmon.py" "$mon" \
+				python3 -B "$top/tools/testing/qmon.py" "$mon" \
 					"info registers -a" >"$out/stall.txt" 2>&1
 				grep -q 'RIP=' "$out/stall.txt" && freeze=seen
 				kill "$qpid" 2>/dev/null
@@ -414,11 +414,11 @@ vm_watch() {
 			fi
 			t=$(sed -n 's/^ECDMA-TEST-BEGIN //p' "$out/ktap.log" | tail -n 1)
 			echo "# vm.sh: guest stalled: no output for $vm_stall s, $((now - start)) s in, during ${t:-no test}; QEMU's state in stall.txt, then an NMI"
-			python3 "$top/tools/testing/qmon.py" "$mon" "info status" \
+			python3 -B "$top/tools/testing/qmon.py" "$mon" "info status" \
 				"info cpus" "info registers -a" "info lapic 0" \
 				"info lapic 1" "info pic" "info irq" \
 				>"$out/stall.txt" 2>&1
-			python3 "$top/tools/testing/qmon.py" "$mon" nmi >/dev/null 2>&1
+			python3 -B "$top/tools/testing/qmon.py" "$mon" nmi >/dev/null 2>&1
 			# the guest's panic report, then its exit (-no-reboot)
 			for t in $(seq 60); do
 				kill -0 "$qpid" 2>/dev/null || break
