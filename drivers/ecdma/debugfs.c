@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecdma debugfs, not ABI: the registered front's queues and last_errors,
- * in the module's directory (main.c creates it, others add files to it).
+ * ecdma debugfs, not ABI: a front's queues and last_errors, in the module's
+ * directory (main.c creates it, others add files to it) for ecdma's own
+ * front, in a directory named after the device for a device's front.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -34,17 +35,22 @@ struct ecdma_dbg_error {
  * @errors: ring of the last errors
  * @next: slot the next error goes to
  * @count: errors recorded since probe
+ * @dir: a device front's directory, or NULL (ecdma's front: the root)
+ * @queues: the queues file
+ * @last_errors: the last_errors file
  */
 struct ecdma_debugfs {
 	spinlock_t lock;	/* guards the error ring, see above */
 	struct ecdma_dbg_error errors[ECDMA_DBG_ERRORS];
 	unsigned int next;
 	u64 count;
+	struct dentry *dir;
+	struct dentry *queues;
+	struct dentry *last_errors;
 };
 
 /* the module's directory, and the front's files while it is registered */
 static struct dentry *ecdma_dbg_root;
-static struct dentry *ecdma_dbg_queues, *ecdma_dbg_errors;
 
 static const char *const ecdma_dbg_op_names[ECDMA_OP_NR + 1] = {
 	[ECDMA_OP_MEMCPY] = "memcpy",
@@ -186,17 +192,21 @@ void ecdma_debugfs_destroy(void)
 void ecdma_debugfs_init(struct ecdma_front *front)
 {
 	struct ecdma_debugfs *dbg;
+	struct dentry *dir = ecdma_dbg_root;
 
 	dbg = kzalloc(sizeof(*dbg), GFP_KERNEL);
 	if (!dbg)
 		return;
 	spin_lock_init(&dbg->lock);
 	front->dbg = dbg;
-	ecdma_dbg_queues = debugfs_create_file("queues", 0400, ecdma_dbg_root,
-					       front, &queues_fops);
-	ecdma_dbg_errors = debugfs_create_file("last_errors", 0400,
-					       ecdma_dbg_root, front,
-					       &last_errors_fops);
+	if (front->dev_addrs) {
+		dbg->dir = debugfs_create_dir(dev_name(front->dev), dir);
+		dir = dbg->dir;
+	}
+	dbg->queues = debugfs_create_file("queues", 0400, dir, front,
+					  &queues_fops);
+	dbg->last_errors = debugfs_create_file("last_errors", 0400, dir,
+					       front, &last_errors_fops);
 }
 
 /**
@@ -206,8 +216,14 @@ void ecdma_debugfs_init(struct ecdma_front *front)
  */
 void ecdma_debugfs_exit(struct ecdma_front *front)
 {
-	debugfs_remove(ecdma_dbg_errors);
-	debugfs_remove(ecdma_dbg_queues);
-	ecdma_dbg_errors = NULL;
-	ecdma_dbg_queues = NULL;
+	struct ecdma_debugfs *dbg = front->dbg;
+
+	if (!dbg)
+		return;
+	debugfs_remove(dbg->last_errors);
+	debugfs_remove(dbg->queues);
+	debugfs_remove(dbg->dir);
+	dbg->last_errors = NULL;
+	dbg->queues = NULL;
+	dbg->dir = NULL;
 }

@@ -8,10 +8,15 @@
  * to avoid resource_lock per block; a block outside them is looked up in
  * the resource tree itself, so RAM hot-added later is RAM too (md has no
  * error path: a block refused here is parity never computed).
+ *
+ * A device's front (front->dev_addrs) hands its engine the DMA addresses
+ * as they are; only its fallback and rescue come here, and with an IOMMU
+ * the address is an IOVA, looked up in the device's domain.
  */
 #include <linux/dma-mapping.h>
 #include <linux/dma-direct.h>
 #include <linux/interrupt.h>
+#include <linux/iommu.h>
 #include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -139,7 +144,16 @@ int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len)
 
 	if (dma_mapping_error(front->dev, *addr) || !len)
 		return -EFAULT;
-	phys = dma_to_phys(front->dev, *addr);
+	if (front->iommu) {
+		/* an IOVA range maps page by page: the block must stay whole */
+		phys = iommu_iova_to_phys(front->iommu, *addr);
+		if (!phys ||
+		    iommu_iova_to_phys(front->iommu, *addr + len - 1) !=
+		    phys + len - 1)
+			return -EFAULT;
+	} else {
+		phys = dma_to_phys(front->dev, *addr);
+	}
 	if (phys + len < phys ||
 	    (!ecdma_ram_covers(front, phys, len) &&
 	     (in_hardirq() ||

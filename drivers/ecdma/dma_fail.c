@@ -6,13 +6,48 @@
  * running is parity md writes and never computed.  A work request the
  * provider failed is run again on the channel's fallback calc; one that
  * fails there too, or that the provider refused at post, the front
- * computes itself on the CPU when it completes (xlate_run.c).
+ * computes itself on the CPU when it completes (xlate_run.c).  A device's
+ * front has its engine's DMA addresses in the WR: both first translate
+ * them to kernel addresses, in place (the engine is done with them).
  */
 #include "ecdma_trace.h"
 #include "front.h"
 
 /* Tries of a fallback that fails itself (fault injection covers it too) */
 #define ECDMA_FB_TRIES	4
+
+static int ecdma_sges_to_cpu(struct ecdma_front *front,
+			     struct ecdma_ec_sge *sge, int n, u32 len)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = ecdma_addr_to_cpu(front, &sge[i].addr, len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* @d's WR (its own blocks, or a fused chain's) as kernel addresses */
+static int ecdma_wr_to_cpu(struct ecdma_chan *ch, struct ecdma_desc *d)
+{
+	struct ecdma_ec_mem *mem = &d->mem;
+	int err;
+
+	if (!ch->front->dev_addrs ||
+	    (d->cpu_addrs && mem->data_blocks == d->x.data))
+		return 0;
+	err = ecdma_sges_to_cpu(ch->front, mem->data_blocks,
+				mem->num_data_sge, mem->block_size) ?:
+	      ecdma_sges_to_cpu(ch->front, mem->code_blocks,
+				mem->num_code_sge, mem->block_size);
+	if (err)
+		d->err = err;
+	else if (mem->data_blocks == d->x.data)
+		d->cpu_addrs = true;
+	return err;
+}
 
 static void ecdma_fb_done(struct ecdma_ec_wr *wr)
 {
@@ -37,7 +72,7 @@ void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 	int tries = 0;
 
 	this_cpu_inc(ch->stats->faults);
-	if (!ch->fb_calc)
+	if (!ch->fb_calc || ecdma_wr_to_cpu(ch, ctx))
 		goto out;
 	wr->done = ecdma_fb_done;
 	wr->ctx = &finished;
@@ -74,6 +109,15 @@ bool ecdma_desc_rescue(struct ecdma_chan *ch, struct ecdma_desc *d, int err)
 
 	if (d->err || d->aborted || d->x.opcode == ECDMA_EC_OP_NOP)
 		return false;
+	if (!d->cpu_addrs) {
+		d->err = ecdma_sges_to_cpu(ch->front, d->x.data, d->x.nr_data,
+					   d->x.len) ?:
+			 ecdma_sges_to_cpu(ch->front, d->x.code, d->x.nr_code,
+					   d->x.len);
+		if (d->err)
+			return false;
+		d->cpu_addrs = true;
+	}
 	ret = ecdma_xlate_run(&d->x, &res);
 	trace_ecdma_rescue(ch, d->x.type, err, ret);
 	if (ret) {

@@ -439,6 +439,44 @@ const char *ecdma_ec_provider_name(const struct ecdma_ec_provider *prov)
 EXPORT_SYMBOL_GPL(ecdma_ec_provider_name);
 
 /**
+ * ecdma_ec_provider_dma_dev() - the device a provider's blocks are mapped for
+ * @prov: the provider
+ *
+ * Context: Any context.
+ * Return: NULL when blocks are kernel virtual addresses (the CPU provider),
+ * else the device whose DMA addresses the provider's blocks must be.
+ */
+struct device *ecdma_ec_provider_dma_dev(const struct ecdma_ec_provider *prov)
+{
+	return prov->dma_dev;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_provider_dma_dev);
+
+/**
+ * ecdma_ec_calc_priv() - a provider's state of a calc
+ * @calc: the calc
+ *
+ * Context: Any context.
+ * Return: what the provider's ->calc_init set, or NULL.
+ */
+void *ecdma_ec_calc_priv(const struct ecdma_ec_calc *calc)
+{
+	return calc->prov_priv;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_priv);
+
+/**
+ * ecdma_ec_calc_set_priv() - set a provider's state of a calc
+ * @calc: the calc, in the provider's ->calc_init or ->calc_destroy
+ * @priv: the state
+ */
+void ecdma_ec_calc_set_priv(struct ecdma_ec_calc *calc, void *priv)
+{
+	calc->prov_priv = priv;
+}
+EXPORT_SYMBOL_GPL(ecdma_ec_calc_set_priv);
+
+/**
  * ecdma_ec_calc_matrix() - the encode matrix of a calc
  * @calc: the calc
  *

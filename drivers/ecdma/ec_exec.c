@@ -104,6 +104,7 @@ size_t ecdma_ec_exec_size(const struct ecdma_ec_exec_cfg *cfg)
 			max(algo->tbl_bytes,
 			    ecdma_gf_algo_generic.tbl_bytes)) + 63;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_size);
 
 /**
  * ecdma_ec_exec_init() - build an execution context
@@ -147,6 +148,7 @@ struct ecdma_ec_xctx *ecdma_ec_exec_init(void *mem,
 	x->calc_ones = ecdma_ec_is_ones(x->matrix, x->k, x->m);
 	return x;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_init);
 
 /**
  * ecdma_ec_exec_stats() - counters of a context
@@ -549,3 +551,4 @@ int ecdma_ec_exec_wr(struct ecdma_ec_xctx *x, struct ecdma_ec_wr *wr)
 	ecdma_ec_exec_fpu_put(x);
 	return wr->status;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_wr);

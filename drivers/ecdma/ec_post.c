@@ -260,6 +260,7 @@ bool ecdma_ec_exec_acquire(struct ecdma_ec_calc *calc)
 	spin_unlock_irqrestore(&calc->lock, flags);
 	return ok;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_acquire);
 
 /**
  * ecdma_ec_exec_pop() - take the oldest pending work request
@@ -281,6 +282,7 @@ struct ecdma_ec_wr *ecdma_ec_exec_pop(struct ecdma_ec_calc *calc)
 	spin_unlock_irqrestore(&calc->lock, flags);
 	return wr;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_pop);
 
 /**
  * ecdma_ec_exec_unpop() - put a taken, unfinished request back at the head
@@ -297,6 +299,7 @@ void ecdma_ec_exec_unpop(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr)
 	list_add(&wr->node, &calc->pending);
 	spin_unlock_irqrestore(&calc->lock, flags);
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_unpop);
 
 /**
  * ecdma_ec_exec_release() - stop being the calc's executor
@@ -317,6 +320,7 @@ bool ecdma_ec_exec_release(struct ecdma_ec_calc *calc, bool busy)
 	spin_unlock_irqrestore(&calc->lock, flags);
 	return more;
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_exec_release);
 
 /**
  * ecdma_ec_complete_list() - complete executed requests, in order
@@ -362,6 +366,7 @@ void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,
 		if (wr->done)
 			wr->done(wr);
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_complete_list);
 
 static void ecdma_ec_comp_done(struct ecdma_ec_wr *wr)
 {

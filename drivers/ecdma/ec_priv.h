@@ -139,46 +139,8 @@ ecdma_ec_exec_stats(const struct ecdma_ec_xctx *x);
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 
-/**
- * struct ecdma_ec_provider_ops - what a provider implements
- * @calc_init: set up calc->prov_priv (k, m, matrix and queues set); may sleep
- * @calc_destroy: free it; after @quiesce, no executor or WR left; may sleep
- * @kick: new pending WRs and no owner: have them run.  Any context, no sleep
- * @progress: optional: run pending WRs here if no one else does; true when
- *	one completed.  Not hardirq/NMI; preemption or IRQs may be off.
- * @quiesce: calc dead and unowned: no executor may stay scheduled; give a
- *	taken, uncompleted WR back (ecdma_ec_exec_unpop()); may sleep
- * @stats: optional, any context: add provider counters to @vals
- */
-struct ecdma_ec_provider_ops {
-	int (*calc_init)(struct ecdma_ec_calc *calc);
-	void (*calc_destroy)(struct ecdma_ec_calc *calc);
-	void (*kick)(struct ecdma_ec_calc *calc);
-	bool (*progress)(struct ecdma_ec_calc *calc);
-	void (*quiesce)(struct ecdma_ec_calc *calc);
-	void (*stats)(const struct ecdma_ec_calc *calc, u64 *vals);
-};
+#include <ecdma/ec_provider.h>
 
-/**
- * struct ecdma_ec_provider - a registered provider
- * @name: unique name ("cpu")
- * @ops: its operations
- * @owner: module to pin while in use; NULL inside ecdma (would block rmmod)
- * @caps: what it supports; filled before registration, then read only
- * @node: on the registry list, guarded by the registry mutex
- * @users: ecdma_ec_provider_get() references plus one per live calc
- */
-struct ecdma_ec_provider {
-	const char *name;
-	const struct ecdma_ec_provider_ops *ops;
-	struct module *owner;
-	struct ecdma_ec_caps caps;
-	struct list_head node;
-	refcount_t users;
-};
-
-int ecdma_ec_provider_register(struct ecdma_ec_provider *prov);
-void ecdma_ec_provider_unregister(struct ecdma_ec_provider *prov);
 int ecdma_ec_provider_list(char *buf);
 
 /**
@@ -268,18 +230,6 @@ struct ecdma_ec_calc {
 	u64 stats[ECDMA_EC_STAT_NR];
 	void *prov_priv;
 };
-
-/*
- * Executor protocol: acquire (sole executor), pop WRs in order, complete_list
- * them in that order, release (true: work left, kick).  Own with preemption
- * off, so a spinning inline caller never waits for a preempted owner.
- */
-bool ecdma_ec_exec_acquire(struct ecdma_ec_calc *calc);
-struct ecdma_ec_wr *ecdma_ec_exec_pop(struct ecdma_ec_calc *calc);
-void ecdma_ec_exec_unpop(struct ecdma_ec_calc *calc, struct ecdma_ec_wr *wr);
-bool ecdma_ec_exec_release(struct ecdma_ec_calc *calc, bool busy);
-void ecdma_ec_complete_list(struct ecdma_ec_calc *calc,
-			    struct list_head *list);
 
 static inline void ecdma_ec_stat_add(struct ecdma_ec_calc *calc,
 				     enum ecdma_ec_stat idx, u64 val)

@@ -253,3 +253,4 @@ int ecdma_ec_validate_wr(const struct ecdma_ec_caps *caps, int k, int m,
 		return 0;
 	}
 }
+EXPORT_SYMBOL_GPL(ecdma_ec_validate_wr);

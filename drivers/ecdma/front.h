@@ -262,6 +262,8 @@ struct ecdma_cb {
  * @err: cannot run anywhere (an address not RAM): runs as a NOP
  * @refused: the provider refused it for good (its post's error): runs as
  *	a NOP and the front computes it on the CPU at its completion
+ * @cpu_addrs: @x's own blocks are kernel addresses (a device's front keeps
+ *	its DMA addresses until the fallback or the rescue needs the CPU's)
  * @t_submit: ktime_get_ns() at tx_submit, for the latency histogram
  * @cost: its work on @ch's queue from tx_submit to completion (pacing)
  * @aborted: terminate_all: completes without callback
@@ -287,6 +289,7 @@ struct ecdma_desc {
 	struct dmaengine_result res;
 	int err;
 	int refused;
+	bool cpu_addrs;
 	bool aborted;
 	bool cb_at_submit;
 	bool cb_due;
@@ -305,10 +308,13 @@ struct ecdma_sysfs;
 struct ecdma_debugfs;
 
 /**
- * struct ecdma_front - the dmaengine provider on the platform device
+ * struct ecdma_front - a dmaengine provider on a device
  * @dma: the dmaengine device; freed by its ->device_release
- * @dev: the bound platform device
+ * @dev: ecdma's platform device, or the device whose engine @prov is
  * @prov: EC verbs provider executing the channels' calcs
+ * @dev_addrs: @prov is @dev's engine: blocks go to it as @dev's DMA
+ *	addresses, and only its fallback and rescue translate them
+ * @iommu: @dev's translating IOMMU domain (@dev_addrs only), or NULL
  * @fb_prov: the CPU provider, for the channels' fallback calcs, or NULL
  * @caps: its capabilities
  * @max_desc: descriptors per channel at most (= the calcs' max_inflight)
@@ -338,6 +344,8 @@ struct ecdma_front {
 	struct dma_device dma;
 	struct device *dev;
 	struct ecdma_ec_provider *prov;
+	bool dev_addrs;
+	struct iommu_domain *iommu;
 	struct ecdma_ec_provider *fb_prov;
 	struct ecdma_ec_caps caps;
 	unsigned int max_desc;
@@ -479,12 +487,12 @@ static inline void ecdma_front_set_async_tx(struct ecdma_front *front,
 }
 
 /* init.c */
-int ecdma_front_probe(struct platform_device *pdev);
-void ecdma_front_remove(struct platform_device *pdev);
+int ecdma_front_probe(struct device *dev, const char *prov_name);
+void ecdma_front_remove(struct device *dev);
 void ecdma_front_stats_reset(struct ecdma_front *front);
 int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov);
 int ecdma_front_close(struct ecdma_front *front);
-int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr);
+int ecdma_front_rechannel(struct device *dev, unsigned int nr);
 
 /* debugfs.c (not ABI) */
 struct dentry *ecdma_debugfs_create(void);

@@ -280,6 +280,7 @@ const struct ecdma_gf_algo ecdma_gf_algo_generic = {
 	.encode		= gen_encode,
 	.xor		= gen_xor_blocks,
 };
+EXPORT_SYMBOL_GPL(ecdma_gf_algo_generic);
 
 /* every compiled-in algo: a new one adds its entry under its arch guard */
 const struct ecdma_gf_algo *const ecdma_gf_algos[] = {

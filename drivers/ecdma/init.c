@@ -15,6 +15,7 @@
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/iommu.h>
 #include <linux/log2.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
@@ -144,6 +145,10 @@ int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov)
 	lockdep_assert_held(&front->cfg_lock);
 	if (ch->active)
 		return -EBUSY;
+	/* blocks are @front->dev's DMA addresses or kernel addresses: keep it */
+	if (ecdma_ec_provider_dma_dev(prov) !=
+	    (front->dev_addrs ? front->dev : NULL))
+		return -EINVAL;
 	ret = ecdma_ec_query_caps(prov, &caps);
 	if (ret)
 		return ret;
@@ -208,13 +213,6 @@ static void ecdma_front_free(struct ecdma_front *front)
 	kfree(front->dbg);
 	kfree(front);
 }
-
-/*
- * Channels of the next probe, set by sysfs "channels"; 0 means one per
- * online CPU.  Written and read under the platform device's device_lock()
- * (probe runs under it, and so does ecdma_front_rechannel()).
- */
-static unsigned int ecdma_nr_chans_req;
 
 /* dma_device.device_release: the last channel reference is gone. */
 static void ecdma_front_release(struct dma_device *dma)
@@ -349,39 +347,74 @@ static void ecdma_front_init_dma(struct ecdma_front *front)
 	dma->device_release = ecdma_front_release;
 }
 
-/**
- * ecdma_front_probe - register the dmaengine provider
- * @pdev: the bound ecdma platform device
- *
- * Context: process context, from the platform driver's probe.
- * Return: 0 or a negative errno; nothing is registered on failure.
- */
-int ecdma_front_probe(struct platform_device *pdev)
+/* @dev's translating IOMMU domain (IOVAs), or NULL: dma-direct */
+static struct iommu_domain *ecdma_front_iommu(struct device *dev)
 {
-	struct device *dev = &pdev->dev;
+	struct iommu_domain *dom = iommu_get_domain_for_dev(dev);
+
+	return dom && (dom->type & __IOMMU_DOMAIN_PAGING) ? dom : NULL;
+}
+
+/*
+ * The provider's view of DMA: the CPU provider needs the direct map of
+ * @dev; a device provider must be @dev's own engine.  Either way async_tx's
+ * mappings must not bounce: it maps an operation's pages when it is
+ * prepared, before the operations it depends on have run, so a bounce
+ * buffer would hold their inputs as they were before.
+ */
+static int ecdma_front_check_prov(struct device *dev,
+				  struct ecdma_ec_provider *prov)
+{
+	struct device *edev = ecdma_ec_provider_dma_dev(prov);
+
+	if (!edev) {
+		int ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+
+		if (ret) {
+			dev_err(dev, "cannot set a 64-bit DMA mask: %d\n", ret);
+			return ret;
+		}
+		return ecdma_front_check_dma(dev);
+	}
+	if (edev != dev) {
+		dev_err(dev, "EC provider %s is the engine of %s, not of this device\n",
+			ecdma_ec_provider_name(prov), dev_name(edev));
+		return -EINVAL;
+	}
+	if (is_swiotlb_force_bounce(dev)) {
+		dev_err(dev, "swiotlb bouncing is forced; async_tx maps before the operations it depends on run, so chains would read stale bounce buffers; not registering\n");
+		return -ENODEV;
+	}
+	if (!ecdma_front_iommu(dev) && dev->dma_mask &&
+	    dma_get_required_mask(dev) > *dev->dma_mask) {
+		dev_err(dev, "DMA mask %#llx does not reach all memory: swiotlb would bounce, not registering\n",
+			*dev->dma_mask);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* @nr channels, 0: one per online CPU (at least 2) */
+static int __ecdma_front_probe(struct device *dev, const char *prov_name,
+			       unsigned int nr)
+{
 	struct ecdma_ec_provider *prov;
 	struct ecdma_front *front;
-	unsigned int i, nr;
+	unsigned int i;
 	int ret;
 
-	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (ret) {
-		dev_err(dev, "cannot set a 64-bit DMA mask: %d\n", ret);
-		return ret;
-	}
-	ret = ecdma_front_check_dma(dev);
-	if (ret)
-		return ret;
-
-	prov = ecdma_ec_provider_get(NULL);
+	prov = ecdma_ec_provider_get(prov_name);
 	if (IS_ERR_OR_NULL(prov)) {
 		ret = prov ? PTR_ERR(prov) : -ENODEV;
-		dev_err(dev, "no EC verbs CPU provider: %d\n", ret);
+		dev_err(dev, "no EC verbs provider %s: %d\n",
+			prov_name ?: "(default)", ret);
 		return ret;
 	}
+	ret = ecdma_front_check_prov(dev, prov);
+	if (ret)
+		goto err_put_provider;
 
-	nr = ecdma_nr_chans_req ?:
-	     clamp_t(unsigned int, num_online_cpus(), 2, ECDMA_MAX_CHANS);
+	nr = nr ?: clamp_t(unsigned int, num_online_cpus(), 2, ECDMA_MAX_CHANS);
 	front = kzalloc(struct_size(front, chans, nr), GFP_KERNEL);
 	if (!front) {
 		ret = -ENOMEM;
@@ -389,6 +422,9 @@ int ecdma_front_probe(struct platform_device *pdev)
 	}
 	front->dev = dev;
 	front->prov = prov;
+	front->dev_addrs = !!ecdma_ec_provider_dma_dev(prov);
+	if (front->dev_addrs)
+		front->iommu = ecdma_front_iommu(dev);
 	front->inline_issue = true;
 	front->fuse = ECDMA_FUSE_AUTO;
 	mutex_init(&front->cfg_lock);
@@ -458,9 +494,10 @@ int ecdma_front_probe(struct platform_device *pdev)
 	ret = ecdma_policy_start(front);
 	if (ret)
 		goto err_unregister;
-	platform_set_drvdata(pdev, front);
-	dev_info(dev, "%u channels, max_xor %u, max_pq %d, align %u B, caps: memcpy xor xor_val pq pq_val interrupt\n",
-		 nr, front->dma.max_xor, dma_maxpq(&front->dma, 0),
+	dev_set_drvdata(dev, front);
+	dev_info(dev, "%s: %u channels, max_xor %u, max_pq %d, align %u B, caps: memcpy xor xor_val pq pq_val interrupt\n",
+		 ecdma_ec_provider_name(prov), nr, front->dma.max_xor,
+		 dma_maxpq(&front->dma, 0),
 		 front->caps.block_align);
 	return 0;
 
@@ -476,19 +513,33 @@ err_put_provider:
 }
 
 /**
+ * ecdma_front_probe - register a dmaengine provider on @dev
+ * @dev: ecdma's platform device, or a device whose engine is @prov_name
+ * @prov_name: the EC provider, or NULL for the default (the CPU provider)
+ *
+ * @dev's driver data becomes the front (sysfs reads it from there).
+ * Context: process context, from a driver's probe, holding device_lock().
+ * Return: 0 or a negative errno; nothing is registered on failure.
+ */
+int ecdma_front_probe(struct device *dev, const char *prov_name)
+{
+	return __ecdma_front_probe(dev, prov_name, 0);
+}
+
+/**
  * ecdma_front_remove - unregister the dmaengine provider
- * @pdev: the ecdma platform device
+ * @dev: the front's device
  *
  * The front itself is freed by ->device_release once dmaengine drops its
  * last channel reference (at once unless a client still holds one).
  */
-void ecdma_front_remove(struct platform_device *pdev)
+void ecdma_front_remove(struct device *dev)
 {
-	struct ecdma_front *front = platform_get_drvdata(pdev);
+	struct ecdma_front *front = dev_get_drvdata(dev);
 
 	if (!front)
 		return;
-	platform_set_drvdata(pdev, NULL);
+	dev_set_drvdata(dev, NULL);
 	ecdma_front_unregister(front);
 }
 
@@ -519,27 +570,29 @@ int ecdma_front_close(struct ecdma_front *front)
 
 /**
  * ecdma_front_rechannel - register the front again with @nr channels
- * @pdev: the ecdma platform device, its front closed (ecdma_front_close())
+ * @dev: the front's device, its front closed (ecdma_front_close())
  * @nr: channels, 2..ECDMA_MAX_CHANS
  *
  * If the new front does not come up the old channel count is tried again.
- * inline_issue, fuse, desc_max and offload are kept; counters and per-channel
- * settings restart.  The caller removes the old front's files before and
- * adds the new one's after.
+ * The provider, inline_issue, fuse, desc_max and offload are kept; counters
+ * and per-channel settings restart.  The caller removes the old front's
+ * files before and adds the new one's after.
  *
- * Context: process context, holding device_lock(&pdev->dev).
+ * Context: process context, holding device_lock(@dev).
  * Return: 0, -ENODEV (no front bound), or the error of the new probe.
  */
-int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
+int ecdma_front_rechannel(struct device *dev, unsigned int nr)
 {
-	struct ecdma_front *front = platform_get_drvdata(pdev);
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	struct ecdma_ec_provider *prov;
 	enum ecdma_offload offload;
 	unsigned int old, desc_max;
 	bool inline_issue;
+	const char *name;
 	u8 fuse;
 	int ret;
 
-	device_lock_assert(&pdev->dev);
+	device_lock_assert(dev);
 	if (!front)
 		return -ENODEV;
 
@@ -548,17 +601,21 @@ int ecdma_front_rechannel(struct platform_device *pdev, unsigned int nr)
 	fuse = READ_ONCE(front->fuse);
 	desc_max = READ_ONCE(front->desc_max);
 	offload = ecdma_policy_mode(front);
-	ecdma_front_remove(pdev);
-	ecdma_nr_chans_req = nr;
-	ret = ecdma_front_probe(pdev);
+	/* the provider stays registered while we hold it: its name too */
+	prov = front->prov;
+	name = ecdma_ec_provider_name(prov);
+	ecdma_ec_provider_get(name);
+	ecdma_front_remove(dev);
+	ret = __ecdma_front_probe(dev, name, nr);
 	if (ret) {
-		ecdma_nr_chans_req = old;
-		if (ecdma_front_probe(pdev)) {
-			dev_err(&pdev->dev, "cannot register the channels again; reload ecdma\n");
+		if (__ecdma_front_probe(dev, name, old)) {
+			dev_err(dev, "cannot register the channels again; reload ecdma\n");
+			ecdma_ec_provider_put(prov);
 			return ret;
 		}
 	}
-	front = platform_get_drvdata(pdev);
+	ecdma_ec_provider_put(prov);
+	front = dev_get_drvdata(dev);
 	if (front) {
 		WRITE_ONCE(front->inline_issue, inline_issue);
 		ecdma_fuse_set(front, fuse);

@@ -16,35 +16,88 @@
 #include "prov_cpu.h"
 #include "ecdma_mod.h"
 #include "front.h"
+#include <ecdma/dma_front.h>
 
-static int ecdma_probe(struct platform_device *pdev)
+/*
+ * The front on @dev with its sysfs and debugfs files; @prov_name NULL for
+ * the default provider.  Under device_lock(@dev), as probe is.
+ */
+static int ecdma_front_add(struct device *dev, const char *prov_name)
 {
 	struct ecdma_front *front;
 	int ret;
 
-	ret = ecdma_front_probe(pdev);
+	ret = ecdma_front_probe(dev, prov_name);
 	if (ret)
 		return ret;
-	front = platform_get_drvdata(pdev);
+	front = dev_get_drvdata(dev);
 	ret = ecdma_sysfs_init(front);
 	if (ret) {
-		dev_err(&pdev->dev, "cannot create sysfs attributes: %d\n", ret);
-		ecdma_front_remove(pdev);
+		dev_err(dev, "cannot create sysfs attributes: %d\n", ret);
+		ecdma_front_remove(dev);
 		return ret;
 	}
 	ecdma_debugfs_init(front);
 	return 0;
 }
 
-static void ecdma_remove(struct platform_device *pdev)
+static void ecdma_front_del(struct device *dev)
 {
-	struct ecdma_front *front = platform_get_drvdata(pdev);
+	struct ecdma_front *front = dev_get_drvdata(dev);
 
 	if (front) {
 		ecdma_debugfs_exit(front);
 		ecdma_sysfs_exit(front);
 	}
-	ecdma_front_remove(pdev);
+	ecdma_front_remove(dev);
+}
+
+/**
+ * ecdma_dma_attach() - register a device's EC engine as a dmaengine provider
+ * @dev: the device, bound to its driver (in its probe); its DMA mask set
+ * @prov_name: the EC provider registered for @dev (provider->dma_dev = @dev)
+ *
+ * ecdma's front translates async_tx's operations into work requests for
+ * @prov_name, with the blocks as @dev's DMA addresses (async_tx maps for
+ * @dev), and computes on the CPU what the engine fails.  @dev's driver data
+ * belongs to the front until ecdma_dma_detach(); its sysfs files (offload,
+ * stats, ...) are @dev's.
+ *
+ * Context: process context, holding device_lock(@dev) (a probe does).
+ * Return: 0 or a negative errno; nothing is registered on failure.
+ */
+int ecdma_dma_attach(struct device *dev, const char *prov_name)
+{
+	if (!dev || !prov_name)
+		return -EINVAL;
+	return ecdma_front_add(dev, prov_name);
+}
+EXPORT_SYMBOL_GPL(ecdma_dma_attach);
+
+/**
+ * ecdma_dma_detach() - undo ecdma_dma_attach()
+ * @dev: the device
+ *
+ * dmaengine holds the driver's module while a client (md through async_tx)
+ * holds a channel, so this runs with no client: from the driver's remove
+ * at unload, or when probe fails after attaching.
+ *
+ * Context: process context, holding device_lock(@dev).
+ */
+void ecdma_dma_detach(struct device *dev)
+{
+	ecdma_front_del(dev);
+}
+EXPORT_SYMBOL_GPL(ecdma_dma_detach);
+
+static int ecdma_probe(struct platform_device *pdev)
+{
+	return ecdma_front_add(&pdev->dev, NULL);
+}
+
+static void ecdma_remove(struct platform_device *pdev)
+{
+	ecdma_front_del(&pdev->dev);
 }
 
 static struct platform_driver ecdma_driver = {

@@ -225,6 +225,23 @@ room:
  * nothing from the caller (xlate already did), writes nothing through
  * @result before completion, and never pre-acks.
  */
+/* A device's engine takes its DMA addresses as they are: only the errors */
+static int ecdma_desc_check_dev(struct ecdma_front *front,
+				const struct ecdma_xlate_wr *x)
+{
+	unsigned int i;
+	int err = 0;
+
+	/* every one checked: DMA-API debugging wants each mapping looked at */
+	for (i = 0; i < x->nr_data; i++)
+		if (dma_mapping_error(front->dev, x->data[i].addr))
+			err = -EFAULT;
+	for (i = 0; i < x->nr_code; i++)
+		if (dma_mapping_error(front->dev, x->code[i].addr))
+			err = -EFAULT;
+	return err;
+}
+
 static struct dma_async_tx_descriptor *
 ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
 		   enum ecdma_op_type op, int ret, unsigned long flags,
@@ -253,9 +270,12 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
 
 	d->err = 0;
 	d->refused = 0;
-	for (i = 0; i < x->nr_data && !d->err; i++)
+	d->cpu_addrs = !front->dev_addrs;
+	if (front->dev_addrs)
+		d->err = ecdma_desc_check_dev(front, x);
+	for (i = 0; i < x->nr_data && !d->err && d->cpu_addrs; i++)
 		d->err = ecdma_addr_to_cpu(front, &x->data[i].addr, x->len);
-	for (i = 0; i < x->nr_code && !d->err; i++)
+	for (i = 0; i < x->nr_code && !d->err && d->cpu_addrs; i++)
 		d->err = ecdma_addr_to_cpu(front, &x->code[i].addr, x->len);
 	if (d->err) {
 		trace_ecdma_decline(ch, op, ECDMA_DECLINE_UNMAPPED, d->err);

@@ -6,7 +6,8 @@
  * P+Q with continuation, XOR_VAL and PQ_VAL catching a corrupted block, a
  * 2-data RAID6 recovery with arbitrary coefficients and an in-place
  * multiply (Q aliasing a source, as async_tx's recovery does), memcpy at
- * odd offsets and an interrupt callback.  The expected values come from a
+ * odd offsets (in units of the provider's alignment) and an interrupt
+ * callback.  The expected values come from a
  * separate bit-serial GF(2^8) multiply, not from the engine's tables.
  * Its buffers and its wait serve the fuse calibration (dma_fuse.c) too.
  */
@@ -228,7 +229,10 @@ static void st_ref_pq(struct ecdma_st *st, bool q)
 static int st_memcpy(struct ecdma_st *st)
 {
 	struct dma_chan *chan = &st->ch->chan;
-	const unsigned int soff = 3, doff = 5, len = 1001;
+	/* odd offsets and length where the provider allows them */
+	const unsigned int a = st->ch->front->caps.block_align;
+	const unsigned int soff = 3 * a, doff = 5 * a;
+	const unsigned int len = a == 1 ? 1001 : ST_LEN - 8 * a;
 	int ret;
 
 	memset(st->va[ST_X], 0, ST_LEN);

@@ -62,10 +62,9 @@ static ssize_t channels_show(struct device *dev, struct device_attribute *attr,
  * of the old front go (sysfs, debugfs), the front is registered anew and
  * the new one's files come.
  */
-static int ecdma_sysfs_rechannel(struct platform_device *pdev,
-				 unsigned int nr)
+static int ecdma_sysfs_rechannel(struct device *dev, unsigned int nr)
 {
-	struct ecdma_front *front = platform_get_drvdata(pdev);
+	struct ecdma_front *front = dev_get_drvdata(dev);
 	unsigned int old;
 	int ret, err;
 
@@ -79,21 +78,21 @@ static int ecdma_sysfs_rechannel(struct platform_device *pdev,
 		return ret;
 	ecdma_debugfs_exit(front);
 	ecdma_sysfs_exit(front);
-	ret = ecdma_front_rechannel(pdev, nr);
-	front = platform_get_drvdata(pdev);
+	ret = ecdma_front_rechannel(dev, nr);
+	front = dev_get_drvdata(dev);
 	if (!front)
 		return ret;
 	err = ecdma_sysfs_init(front);
 	if (err && !ret && !ecdma_front_close(front)) {
 		/* as a failed probe: the old count again, with its files */
 		ret = err;
-		if (!ecdma_front_rechannel(pdev, old)) {
-			front = platform_get_drvdata(pdev);
+		if (!ecdma_front_rechannel(dev, old)) {
+			front = dev_get_drvdata(dev);
 			err = front ? ecdma_sysfs_init(front) : -ENODEV;
 		}
 	}
 	if (err) {
-		dev_err(&pdev->dev, "cannot create sysfs attributes: %d; reload ecdma\n",
+		dev_err(dev, "cannot create sysfs attributes: %d; reload ecdma\n",
 			err);
 		return ret ?: err;
 	}
@@ -121,7 +120,7 @@ static ssize_t channels_store(struct device *dev, struct device_attribute *attr,
 	if (!kn)
 		return -ENODEV;
 	device_lock(dev);
-	ret = ecdma_sysfs_rechannel(to_platform_device(dev), nr);
+	ret = ecdma_sysfs_rechannel(dev, nr);
 	device_unlock(dev);
 	sysfs_unbreak_active_protection(kn);
 	return ret ?: count;

@@ -46,6 +46,7 @@
 
 struct ecdma_ec_calc;
 struct ecdma_ec_provider;
+struct device;
 struct ib_qp;
 struct ib_send_wr;
 
@@ -216,6 +217,7 @@ void ecdma_ec_provider_put(struct ecdma_ec_provider *prov);
 int ecdma_ec_query_caps(struct ecdma_ec_provider *prov,
 			struct ecdma_ec_caps *caps);
 const char *ecdma_ec_provider_name(const struct ecdma_ec_provider *prov);
+struct device *ecdma_ec_provider_dma_dev(const struct ecdma_ec_provider *prov);
 
 /* Calc contexts */
 struct ecdma_ec_calc *ecdma_ec_alloc_calc(struct ecdma_ec_provider *prov,

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecdma_hwsim sysfs: the device's knobs and counters in <device>/hwsim/.
+ * Every value a knob accepts keeps md safe under load: md waits for an
+ * operation with preemption off and panics after 5 s, so the latency is
+ * at most 100 ms, the throughput at least 10 MB/s, and the watchdog fires
+ * after at most 2 s (then the front recomputes what the device held).
+ */
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/sysfs.h>
+
+#include "hwsim.h"
+
+#define HWSIM_LATENCY_MAX	100000	/* us */
+#define HWSIM_MBS_MIN		10
+#define HWSIM_MBS_MAX		1000000
+#define HWSIM_TIMEOUT_MIN	100	/* ms */
+#define HWSIM_TIMEOUT_MAX	2000
+#define HWSIM_EVERY_MAX		1000000
+
+static int hwsim_store_u32(const char *buf, u32 min, u32 max, bool zero_ok,
+			   u32 *val)
+{
+	u32 v;
+	int ret = kstrtou32(buf, 0, &v);
+
+	if (ret)
+		return ret;
+	if ((v < min || v > max) && !(zero_ok && !v))
+		return -EINVAL;
+	WRITE_ONCE(*val, v);
+	return 0;
+}
+
+#define HWSIM_KNOB(_name, _field, _min, _max, _zero_ok)			\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct hwsim *sim = hwsim_find(dev);				\
+									\
+	return sim ? sysfs_emit(buf, "%u\n", READ_ONCE(sim->_field)) :	\
+		     -ENODEV;						\
+}									\
+static ssize_t _name##_store(struct device *dev,			\
+			     struct device_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	struct hwsim *sim = hwsim_find(dev);				\
+									\
+	if (!sim)							\
+		return -ENODEV;						\
+	return hwsim_store_u32(buf, _min, _max, _zero_ok,		\
+			       &sim->_field) ?: count;			\
+}									\
+static DEVICE_ATTR_RW(_name)
+
+HWSIM_KNOB(latency_us, latency_us, 0, HWSIM_LATENCY_MAX, true);
+HWSIM_KNOB(throughput_mbs, mbs, HWSIM_MBS_MIN, HWSIM_MBS_MAX, true);
+HWSIM_KNOB(error_every, error_every, 1, HWSIM_EVERY_MAX, true);
+HWSIM_KNOB(timeout_ms, timeout_ms, HWSIM_TIMEOUT_MIN, HWSIM_TIMEOUT_MAX,
+	   false);
+
+static ssize_t hang_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct hwsim *sim = hwsim_find(dev);
+
+	return sim ? sysfs_emit(buf, "%d\n", READ_ONCE(sim->hang)) : -ENODEV;
+}
+
+/* 1: the engine stops until the watchdog (or "reset") resets the device */
+static ssize_t hang_store(struct device *dev, struct device_attribute *attr,
+			  const char *buf, size_t count)
+{
+	struct hwsim *sim = hwsim_find(dev);
+	bool v;
+	int ret;
+
+	if (!sim)
+		return -ENODEV;
+	ret = kstrtobool(buf, &v);
+	if (ret)
+		return ret;
+	WRITE_ONCE(sim->hang, v);
+	if (!v)
+		hwsim_engine_ring(sim);
+	return count;
+}
+static DEVICE_ATTR_RW(hang);
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct hwsim *sim = hwsim_find(dev);
+	bool v;
+	int ret;
+
+	if (!sim)
+		return -ENODEV;
+	ret = kstrtobool(buf, &v);
+	if (ret)
+		return ret;
+	if (!v)
+		return -EINVAL;
+	hwsim_reset(sim);
+	return count;
+}
+static DEVICE_ATTR_WO(reset);
+
+static ssize_t provider_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct hwsim *sim = hwsim_find(dev);
+
+	return sim ? sysfs_emit(buf, "%s\n", sim->name) : -ENODEV;
+}
+static DEVICE_ATTR_RO(provider);
+
+static ssize_t iommu_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct hwsim *sim = hwsim_find(dev);
+
+	return sim ? sysfs_emit(buf, "%d\n", !!sim->iommu) : -ENODEV;
+}
+static DEVICE_ATTR_RO(iommu);
+
+#define HWSIM_COUNTER(_name, _idx)					\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct hwsim *sim = hwsim_find(dev);				\
+									\
+	return sim ? sysfs_emit(buf, "%lld\n",				\
+				atomic64_read(&sim->count[_idx])) :	\
+		     -ENODEV;						\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+HWSIM_COUNTER(sqes, HWSIM_C_SQES);
+HWSIM_COUNTER(bytes, HWSIM_C_BYTES);
+HWSIM_COUNTER(irqs, HWSIM_C_IRQS);
+HWSIM_COUNTER(desc_errors, HWSIM_C_DESC_ERRORS);
+HWSIM_COUNTER(dma_faults, HWSIM_C_DMA_FAULTS);
+HWSIM_COUNTER(timeouts, HWSIM_C_TIMEOUTS);
+HWSIM_COUNTER(resets, HWSIM_C_RESETS);
+HWSIM_COUNTER(ring_full, HWSIM_C_RING_FULL);
+
+static struct attribute *hwsim_attrs[] = {
+	&dev_attr_latency_us.attr,
+	&dev_attr_throughput_mbs.attr,
+	&dev_attr_error_every.attr,
+	&dev_attr_timeout_ms.attr,
+	&dev_attr_hang.attr,
+	&dev_attr_reset.attr,
+	&dev_attr_provider.attr,
+	&dev_attr_iommu.attr,
+	&dev_attr_sqes.attr,
+	&dev_attr_bytes.attr,
+	&dev_attr_irqs.attr,
+	&dev_attr_desc_errors.attr,
+	&dev_attr_dma_faults.attr,
+	&dev_attr_timeouts.attr,
+	&dev_attr_resets.attr,
+	&dev_attr_ring_full.attr,
+	NULL,
+};
+
+static const struct attribute_group hwsim_group = {
+	.name = "hwsim",
+	.attrs = hwsim_attrs,
+};
+
+const struct attribute_group *hwsim_groups[] = {
+	&hwsim_group,
+	NULL,
+};
