@@ -35,14 +35,17 @@ static bool hwsim_room(const struct hwsim_queue *q)
 	       !READ_ONCE(q->reset_pending);
 }
 
-/* A completion the driver has not read yet (racy outside ownership) */
+/*
+ * A completion the driver has not read yet.  Outside ownership only a hint
+ * (the indices may be moving): whoever sees one acquires and reads again.
+ */
 static bool hwsim_cq_ready(const struct hwsim_queue *q)
 {
-	u32 head = data_race(q->cq_head);
+	u32 head = READ_ONCE(q->cq_head);
 
-	return data_race(q->sq_done != q->sq_tail) &&
+	return READ_ONCE(q->sq_done) != READ_ONCE(q->sq_tail) &&
 	       READ_ONCE(q->cq[head % HWSIM_SQ_DEPTH].phase) ==
-	       data_race(q->cq_phase);
+	       READ_ONCE(q->cq_phase);
 }
 
 /* The device was reset: what it held did not complete; start it over */
@@ -427,8 +430,9 @@ void hwsim_watchdog(struct work_struct *work)
 		q = sim->queues[i];
 		if (!q)
 			continue;
-		done = data_race(q->sq_done);
-		if (done != data_race(q->sq_tail) && done == q->wd_done) {
+		/* the owner moves them: a snapshot is enough here */
+		done = READ_ONCE(q->sq_done);
+		if (done != READ_ONCE(q->sq_tail) && done == q->wd_done) {
 			if (++q->wd_ticks * period >= timeout)
 				stuck = true;
 		} else {

@@ -19,41 +19,66 @@
 #define HWSIM_TIMEOUT_MAX	2000
 #define HWSIM_EVERY_MAX		1000000
 
-static int hwsim_store_u32(const char *buf, u32 min, u32 max, bool zero_ok,
-			   u32 *val)
-{
-	u32 v;
-	int ret = kstrtou32(buf, 0, &v);
+/**
+ * struct hwsim_knob - a u32 knob of struct hwsim
+ * @attr: its file
+ * @off: offsetof() its field
+ * @min: least value (but 0 where @zero_ok)
+ * @max: largest value
+ * @zero_ok: 0 is accepted too ("off", "unlimited")
+ */
+struct hwsim_knob {
+	struct device_attribute attr;
+	size_t off;
+	u32 min;
+	u32 max;
+	bool zero_ok;
+};
 
+static u32 *hwsim_knob_field(struct hwsim *sim, struct device_attribute *attr)
+{
+	return (void *)sim + container_of(attr, struct hwsim_knob, attr)->off;
+}
+
+static ssize_t hwsim_knob_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct hwsim *sim = hwsim_find(dev);
+
+	if (!sim)
+		return -ENODEV;
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*hwsim_knob_field(sim, attr)));
+}
+
+static ssize_t hwsim_knob_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	const struct hwsim_knob *k = container_of(attr, struct hwsim_knob,
+						  attr);
+	struct hwsim *sim = hwsim_find(dev);
+	u32 v;
+	int ret;
+
+	if (!sim)
+		return -ENODEV;
+	ret = kstrtou32(buf, 0, &v);
 	if (ret)
 		return ret;
-	if ((v < min || v > max) && !(zero_ok && !v))
+	if ((v < k->min || v > k->max) && !(k->zero_ok && !v))
 		return -EINVAL;
-	WRITE_ONCE(*val, v);
-	return 0;
+	WRITE_ONCE(*hwsim_knob_field(sim, attr), v);
+	return count;
 }
 
 #define HWSIM_KNOB(_name, _field, _min, _max, _zero_ok)			\
-static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	struct hwsim *sim = hwsim_find(dev);				\
-									\
-	return sim ? sysfs_emit(buf, "%u\n", READ_ONCE(sim->_field)) :	\
-		     -ENODEV;						\
-}									\
-static ssize_t _name##_store(struct device *dev,			\
-			     struct device_attribute *attr,		\
-			     const char *buf, size_t count)		\
-{									\
-	struct hwsim *sim = hwsim_find(dev);				\
-									\
-	if (!sim)							\
-		return -ENODEV;						\
-	return hwsim_store_u32(buf, _min, _max, _zero_ok,		\
-			       &sim->_field) ?: count;			\
-}									\
-static DEVICE_ATTR_RW(_name)
+static struct hwsim_knob hwsim_knob_##_name = {				\
+	.attr = __ATTR(_name, 0644, hwsim_knob_show, hwsim_knob_store),	\
+	.off = offsetof(struct hwsim, _field),				\
+	.min = _min,							\
+	.max = _max,							\
+	.zero_ok = _zero_ok,						\
+}
 
 HWSIM_KNOB(latency_us, latency_us, 0, HWSIM_LATENCY_MAX, true);
 HWSIM_KNOB(throughput_mbs, mbs, HWSIM_MBS_MIN, HWSIM_MBS_MAX, true);
@@ -148,10 +173,10 @@ HWSIM_COUNTER(resets, HWSIM_C_RESETS);
 HWSIM_COUNTER(ring_full, HWSIM_C_RING_FULL);
 
 static struct attribute *hwsim_attrs[] = {
-	&dev_attr_latency_us.attr,
-	&dev_attr_throughput_mbs.attr,
-	&dev_attr_error_every.attr,
-	&dev_attr_timeout_ms.attr,
+	&hwsim_knob_latency_us.attr.attr,
+	&hwsim_knob_throughput_mbs.attr.attr,
+	&hwsim_knob_error_every.attr.attr,
+	&hwsim_knob_timeout_ms.attr.attr,
 	&dev_attr_hang.attr,
 	&dev_attr_reset.attr,
 	&dev_attr_provider.attr,

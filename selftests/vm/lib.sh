@@ -57,16 +57,70 @@ ktap_exit() {
 	exit $?
 }
 
-# sysfs path of the ecdma platform device
-ECDMA_DEV=/sys/devices/platform/ecdma
+# sysfs path of the front under test: ecdma's platform device, or in the
+# simulator lanes (ECDMA_HWSIM=1 on the kernel command line) the simulated
+# engine's device, once ecdma_load has loaded it
+ECDMA_MAIN=/sys/devices/platform/ecdma
+ECDMA_DEV=$ECDMA_MAIN
+HWSIM_DEV=
 
 # ecdma_load: load ecdma with the offload policy "always", so that every
 # operation async_tx may offload goes to ecdma, whatever the load: the
 # tests assert that the offload happened.  ("auto", the default, declines
 # while every CPU is busy; knobs_load.sh and md_raid.sh cover it.)
 ecdma_load() {
-	modprobe ecdma && echo always >"$ECDMA_DEV/offload"
+	modprobe ecdma || return 1
+	[ -z "${ECDMA_HWSIM:-}" ] || hwsim_load || return 1
+	echo always >"$ECDMA_DEV/offload"
 }
+
+# hwsim_load: the simulated engine device (ecdma_hwsim) takes async_tx's
+# work: ecdma's own front leaves the channel table, ECDMA_DEV becomes the
+# simulator's device (QEMU's edu function, or a platform device)
+hwsim_load() {
+	local d
+	echo never >"$ECDMA_MAIN/offload" && modprobe ecdma_hwsim || return 1
+	for d in /sys/bus/pci/drivers/ecdma_hwsim/0000:* \
+		/sys/devices/platform/ecdma_hwsim; do
+		[ -d "$d/hwsim" ] && HWSIM_DEV=$d
+	done
+	[ -n "$HWSIM_DEV" ] || return 1
+	ECDMA_DEV=$HWSIM_DEV
+}
+
+# hwsim_stat <name>: a counter of the simulated device (0 if not loaded)
+hwsim_stat() {
+	cat "$HWSIM_DEV/hwsim/$1" 2>/dev/null || echo 0
+}
+
+# hwsim_unload: the simulator goes first (it depends on ecdma), and its
+# engine must never have met an address it cannot reach: one that is not
+# its own DMA address (a CPU address, another device's mapping)
+hwsim_unload() {
+	local f s
+	[ -n "$HWSIM_DEV" ] && [ -d "$HWSIM_DEV/hwsim" ] || return 0
+	f=$(hwsim_stat dma_faults)
+	s=$(hwsim_stat sqes)
+	if [ "$f" = 0 ]; then
+		ktap_ok "hwsim_no_dma_fault # $s descriptors"
+	else
+		ktap_fail "hwsim_no_dma_fault # $f of $s descriptors reached an address that is not the device's"
+	fi
+	command modprobe -r ecdma_hwsim
+	ECDMA_DEV=$ECDMA_MAIN
+	HWSIM_DEV=
+}
+
+# In the simulator lanes a script's "modprobe -r ecdma" unloads the
+# simulator first
+if [ -n "${ECDMA_HWSIM:-}" ]; then
+	modprobe() {
+		if [ "$1" = -r ] && [ "$2" = ecdma ]; then
+			hwsim_unload
+		fi
+		command modprobe "$@"
+	}
+fi
 
 # ecdma_stat <file>: a counter under the device's stats directory (0 if absent)
 ecdma_stat() {

@@ -95,9 +95,14 @@ md_scenario() {
 	ktap_check "${tag}_degraded_verify" fio_verify_only "$size" 128k
 	expect_moved "${tag}_degraded_offloaded" "$b" "$(ecdma_ops "$gen")" "$gen"
 	# two data disks lost: async_tx's recovery chains, composed (fuse on);
-	# five disks leave one data block, which async_tx recovers otherwise
-	[ "$level" = 6 ] && [ "$ndisks" -gt 5 ] &&
+	# five disks leave one data block, which async_tx recovers otherwise.
+	# Behind an IOMMU (the simulator lanes) each operation maps its pages
+	# anew, so a chain's links do not show as the same address: not composed
+	if [ "$level" = 6 ] && [ "$ndisks" -gt 5 ] && [ "$(hwsim_stat iommu)" = 1 ]; then
+		ktap_skip "${tag}_degraded_recovery_fused" "IOVAs differ per operation"
+	elif [ "$level" = 6 ] && [ "$ndisks" -gt 5 ]; then
 		expect_moved "${tag}_degraded_recovery_fused" "$bf" "$(ecdma_stat fused)" fused
+	fi
 
 	# re-add and rebuild
 	for d in $failed; do

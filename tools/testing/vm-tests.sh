@@ -12,7 +12,9 @@
 # (tools/testing/debug-kernel.sh: lockdep, KASAN, kmemleak, DMA-API
 # debugging, fault injection) with preempt=full, ending with a kmemleak
 # scan.  The NVMe-oF scenarios (selftests/vm/fabric.list) run in a boot of
-# their own on every pinned kernel with -cpu max.  Every run builds its
+# their own on every pinned kernel with -cpu max, and so does md on the
+# simulated engine device behind an IOMMU (selftests/vm/hwsim.list).
+# Every run builds its
 # kernel's modules first (the debug kernel too, once), but the install
 # run: tools/testing/install-lane.sh installs the Debian package on this
 # machine (DKMS builds the modules for every pinned kernel), boots the
@@ -26,7 +28,7 @@
 #
 # Usage: vm-tests.sh [--counts FILE] [--failures FILE] [run...]
 #   a run is <kernel-tag>:<cpu>[:<kernel command line>], e.g. 6.1:max,
-#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:install,
+#   6.1:swiotlb, 6.1:sigenforce, 6.12:fabric, 6.12:hwsim, 6.12:install,
 #   debug:build (the debug kernel, before the runs on it),
 #   debug:max:preempt=full (the debug lane in one boot) or debug/1:...,
 #   debug/2:... (its two halves; 6.12/1:max, 6.12/2:max likewise);
@@ -49,6 +51,7 @@ fail_fast=${CHECK_FAIL_FAST:-}
 mapfile -t tests < <(grep -v -E '^#|^$' selftests/vm/tests.list | sed 's|^|selftests/vm/|')
 mapfile -t fabric < <(grep -v -E '^#|^$' selftests/vm/fabric.list | sed 's|^|selftests/vm/|')
 mapfile -t scalar < <(grep -v -E '^#|^$' selftests/vm/qemu64.list | sed 's|^|selftests/vm/|')
+mapfile -t hwsim < <(grep -v -E '^#|^$' selftests/vm/hwsim.list | sed 's|^|selftests/vm/|')
 mapfile -t debug < <(grep -v -E '^#|^$' selftests/vm/tests.list |
 	grep -v -x -F -f <(grep -v -E '^#|^$' selftests/vm/debug-skip.list | awk '{ print $1 }') |
 	sed 's|^|selftests/vm/|')
@@ -103,6 +106,9 @@ if [ ${#runs[@]} -eq 0 ]; then
 		[ "$i" -ne 0 ] || irq=" threadirqs"
 		runs+=("${tags[$i]}/1:max:VM_SCALE=2 MD_MODES=always"
 			"${tags[$i]}/2:max:VM_SCALE=2 MD_MODES=always$irq")
+	done
+	for t in "${tags[@]}"; do
+		runs+=("$t:hwsim:VM_SCALE=2 MD_MODES=always")
 	done
 	for t in "${tags[@]}"; do
 		runs+=("$t:fabric")
@@ -206,6 +212,14 @@ run_one() {
 		[ "$tag" = debug ] && tmo=4800
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu max --tcg $tcg \
 			--timeout $tmo --test-timeout 1200 --append "$append" -- "${fabric[@]}"
+	elif [ "$cpu" = hwsim ]; then
+		# md on the simulated engine device behind the guest's IOMMU
+		# (selftests/vm/hwsim.list), -cpu max
+		tools/testing/vm.sh --quiet --kernel "$tag" --cpu max --tcg $tcg \
+			--timeout 2700 --test-timeout 1200 \
+			--qemu "-M q35 -device intel-iommu,intremap=off -device edu" \
+			--append "intel_iommu=on iommu.passthrough=0 iommu.strict=1 ECDMA_HWSIM=1 $append" \
+			-- "${hwsim[@]}"
 	elif [ "$cpu" = qemu64 ]; then
 		# scalar fallbacks: the algo-dependent part of the suite
 		tools/testing/vm.sh --quiet --kernel "$tag" --cpu qemu64 --tcg $tcg \

@@ -26,6 +26,8 @@ usage: vm.sh [options] [--] script...
   --timeout SEC    whole-run timeout (default 1200)
   --out DIR        where to keep console.log and ktap.log (default: temp)
   --append ARGS    extra kernel command line
+  --qemu ARGS      extra QEMU arguments, split at spaces (a machine, devices:
+                   "-M q35 -device intel-iommu,intremap=off -device edu")
   --mem MIB        guest memory (default 2048; 3072 for the debug kernel)
   --quiet          print only the KTAP summary, not the guest output
   --bench          boot without slub_debug (benchmarks: its allocation
@@ -54,6 +56,7 @@ build=
 timeout_s=1200
 out=
 append=
+qemu_extra=()
 mem=
 quiet=
 scripts=()
@@ -72,6 +75,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
+	--qemu) read -r -a qemu_extra <<<"$2"; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--quiet) quiet=1; shift ;;
 	--bench) slub=; shift ;;
@@ -447,6 +451,7 @@ for attempt in 1 2; do
 	# (Documentation/testing.rst).
 	timeout "$left" qemu-system-x86_64 -accel tcg,thread="$tcg" -cpu "$cpuarg" -smp 2 -m "$mem" \
 		${icountarg[@]+"${icountarg[@]}"} -nodefaults -display none -no-reboot $paused \
+		${qemu_extra[@]+"${qemu_extra[@]}"} \
 		-kernel "$kimg/boot/vmlinuz-$abi" -initrd "$work/initrd.cpio" \
 		-append "console=ttyS0 panic=-1 $clock $slub $kargs oops=panic unknown_nmi_panic panic_print=0x45 ECDMA_TEST_TIMEOUT=$test_timeout $append" \
 		-serial "file:$out/console.log" -serial "file:$out/ktap.log" \
