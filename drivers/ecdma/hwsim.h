@@ -89,6 +89,16 @@ struct hwsim;
 struct hwsim_op;
 
 /**
+ * struct hwsim_prov - an EC provider of a simulated device
+ * @prov: the provider
+ * @sim: its device
+ */
+struct hwsim_prov {
+	struct ecdma_ec_provider prov;
+	struct hwsim *sim;
+};
+
+/**
  * struct hwsim_hwq - a queue as the device holds it (its registers)
  * @enabled: the device serves it
  * @db: the doorbell: ring tail the driver wrote (WRITE_ONCE)
@@ -180,7 +190,10 @@ enum hwsim_counter {
  * @iommu: its translating IOMMU domain, or NULL (dma-direct)
  * @id: its number N
  * @name: the provider name, "hwsim<N>"
- * @prov: the EC provider
+ * @prov: the EC provider "hwsim<N>"
+ * @alias: the same engine under an RDMA device's name (ec_engine_of), so
+ *	that ecdma_rdma takes it as that device's engine; under @qlock
+ * @alias_name: its name, "" when not registered; under @qlock
  * @eng_lock: guards the device: every queue's @hw, @q, @resetting, @armed,
  *	@rr, @nr_exec and the engine memory; irqsave (the engine is hardirq)
  * @q: the queues the device serves, by number
@@ -207,7 +220,9 @@ struct hwsim {
 	struct iommu_domain *iommu;
 	int id;
 	char name[16];
-	struct ecdma_ec_provider prov;
+	struct hwsim_prov prov;
+	struct hwsim_prov alias;
+	char alias_name[64];
 	spinlock_t eng_lock;	/* the device's state, see above */
 	struct hwsim_queue *q[HWSIM_QUEUES];
 	bool resetting;
@@ -252,5 +267,11 @@ extern const struct attribute_group *hwsim_groups[];
 
 /* hwsim_main.c */
 struct hwsim *hwsim_find(struct device *dev);
+int hwsim_set_alias(struct hwsim *sim, const char *name);
+
+static inline struct hwsim *hwsim_of(struct ecdma_ec_provider *prov)
+{
+	return container_of(prov, struct hwsim_prov, prov)->sim;
+}
 
 #endif /* _ECDMA_HWSIM_H */

@@ -83,12 +83,42 @@ struct hwsim_op {
 	u32 len;
 };
 
-/* Code blocks the operation reads as well as writes */
-static bool hwsim_code_in(const struct ecdma_ec_wr *wr)
+/*
+ * Block @i of the layout (data, then code) is read in, or written out.
+ * DECODE's layout is the whole stripe: the erased blocks are its outputs,
+ * wherever they are, and every other block an input.
+ */
+static bool hwsim_block_in(const struct ecdma_ec_wr *wr, int i, int nd)
 {
-	return wr->opcode == ECDMA_EC_OP_VALIDATE ||
-	       (wr->opcode == ECDMA_EC_OP_ENCODE &&
-		(wr->flags & ECDMA_EC_WR_ACCUMULATE));
+	switch (wr->opcode) {
+	case ECDMA_EC_OP_DECODE:
+		return !wr->erasures[i];
+	case ECDMA_EC_OP_VALIDATE:
+		return true;
+	case ECDMA_EC_OP_ENCODE:
+		return i < nd || (wr->flags & ECDMA_EC_WR_ACCUMULATE);
+	default:
+		return i < nd;
+	}
+}
+
+static bool hwsim_block_out(const struct ecdma_ec_wr *wr, int i, int nd)
+{
+	switch (wr->opcode) {
+	case ECDMA_EC_OP_DECODE:
+		return wr->erasures[i];
+	case ECDMA_EC_OP_VALIDATE:
+	case ECDMA_EC_OP_NOP:
+		return false;
+	default:
+		return i >= nd;
+	}
+}
+
+/* The device address of block @i of the layout */
+static u64 hwsim_block_dma(const struct hwsim_ext *ext, int i, int nd)
+{
+	return le64_to_cpu(i < nd ? ext->data[i] : ext->code[i - nd]);
 }
 
 static enum hwsim_status hwsim_decode(struct hwsim *sim, struct hwsim_queue *q,
@@ -96,7 +126,7 @@ static enum hwsim_status hwsim_decode(struct hwsim *sim, struct hwsim_queue *q,
 				      struct hwsim_op *op)
 {
 	const struct hwsim_qctx *ctx;
-	struct ecdma_ec_caps caps = sim->prov.caps;
+	struct ecdma_ec_caps caps = sim->prov.prov.caps;
 	int i, nd = sqe->nr_data, nc = sqe->nr_code;
 
 	ctx = hwsim_dma_obj(sim, q->hw.ctx_dma, sizeof(*ctx));
@@ -140,34 +170,27 @@ static enum hwsim_status hwsim_run(struct hwsim *sim, struct hwsim_queue *q,
 {
 	const struct hwsim_ext *ext = op->ext;
 	int nd = op->mem.num_data_sge, nc = op->mem.num_code_sge, i;
-	bool code_in = hwsim_code_in(&op->wr);
 	u32 off, n;
 
 	*result = 0;
 	for (off = 0; op->wr.mem && off < op->len; off += n) {
 		n = min_t(u32, op->len - off, HWSIM_CHUNK);
 		op->mem.block_size = n;
-		for (i = 0; i < nd + nc; i++)
+		for (i = 0; i < nd + nc; i++) {
 			op->sge[i].length = n;
-		for (i = 0; i < nd; i++)
-			if (!hwsim_dma(sim, le64_to_cpu(ext->data[i]) + off,
+			if (hwsim_block_in(&op->wr, i, nd) &&
+			    !hwsim_dma(sim, hwsim_block_dma(ext, i, nd) + off,
 				       sim->sram + i * HWSIM_CHUNK, n, false))
 				return HWSIM_ST_DMA;
-		for (i = 0; i < nc && code_in; i++)
-			if (!hwsim_dma(sim, le64_to_cpu(ext->code[i]) + off,
-				       sim->sram + (nd + i) * HWSIM_CHUNK, n,
-				       false))
-				return HWSIM_ST_DMA;
+		}
 		if (ecdma_ec_exec_wr(q->xctx, &op->wr))
 			return HWSIM_ST_DESC;
 		*result |= op->wr.result;
 		*bytes += (u64)n * (nd + nc);
-		if (op->wr.opcode == ECDMA_EC_OP_VALIDATE)
-			continue;
-		for (i = 0; i < nc; i++)
-			if (!hwsim_dma(sim, le64_to_cpu(ext->code[i]) + off,
-				       sim->sram + (nd + i) * HWSIM_CHUNK, n,
-				       true))
+		for (i = 0; i < nd + nc; i++)
+			if (hwsim_block_out(&op->wr, i, nd) &&
+			    !hwsim_dma(sim, hwsim_block_dma(ext, i, nd) + off,
+				       sim->sram + i * HWSIM_CHUNK, n, true))
 				return HWSIM_ST_DMA;
 	}
 	return HWSIM_ST_OK;

@@ -47,9 +47,16 @@ struct hwsim *hwsim_find(struct device *dev)
 	return found;
 }
 
-static void hwsim_caps(struct hwsim *sim)
+static void hwsim_prov_init(struct hwsim *sim, struct hwsim_prov *hp,
+			    const char *name)
 {
-	sim->prov.caps = (struct ecdma_ec_caps) {
+	hp->sim = sim;
+	hp->prov.name = name;
+	hp->prov.ops = &hwsim_prov_ops;
+	/* no pin: remove() unregisters it after the front let go */
+	hp->prov.owner = NULL;
+	hp->prov.dma_dev = sim->dev;
+	hp->prov.caps = (struct ecdma_ec_caps) {
 		.max_k = HWSIM_MAX_K,
 		.max_m = HWSIM_MAX_M,
 		.w_mask = BIT(ECDMA_EC_W - 1),
@@ -58,6 +65,46 @@ static void hwsim_caps(struct hwsim *sim)
 		.flags = ECDMA_EC_CAP_UPDATE | ECDMA_EC_CAP_INPLACE |
 			 ECDMA_EC_CAP_VALIDATE,
 	};
+}
+
+/**
+ * hwsim_set_alias - the engine also as provider @name, or no longer
+ * @sim: the device
+ * @name: an RDMA device's name (ecdma_rdma takes a provider of that name
+ *	as the device's EC engine when the device appears), or "": none
+ *
+ * Context: process context.
+ * Return: 0; -EBUSY while the alias has calcs or users, -EEXIST for a
+ * name taken, -EINVAL for one too long.
+ */
+int hwsim_set_alias(struct hwsim *sim, const char *name)
+{
+	int ret = 0;
+
+	if (strlen(name) >= sizeof(sim->alias_name))
+		return -EINVAL;
+	mutex_lock(&sim->qlock);
+	if (sim->alias_name[0]) {
+		/* the registry's own reference only: nobody uses it */
+		if (refcount_read(&sim->alias.prov.users) != 1) {
+			ret = -EBUSY;
+			goto out;
+		}
+		ecdma_ec_provider_unregister(&sim->alias.prov);
+		sim->alias_name[0] = 0;
+	}
+	if (name[0]) {
+		strscpy(sim->alias_name, name, sizeof(sim->alias_name));
+		hwsim_prov_init(sim, &sim->alias, sim->alias_name);
+		/* its users are outside ecdma's front: they pin the module */
+		sim->alias.prov.owner = THIS_MODULE;
+		ret = ecdma_ec_provider_register(&sim->alias.prov);
+		if (ret)
+			sim->alias_name[0] = 0;
+	}
+out:
+	mutex_unlock(&sim->qlock);
+	return ret;
 }
 
 /* Bring up the device on @dev: provider, knobs, watchdog, dmaengine front */
@@ -90,13 +137,8 @@ static int hwsim_add(struct device *dev)
 	ret = hwsim_engine_init(sim);
 	if (ret)
 		goto err_free;
-	sim->prov.name = sim->name;
-	sim->prov.ops = &hwsim_prov_ops;
-	/* no pin: remove() unregisters it after the front let go */
-	sim->prov.owner = NULL;
-	sim->prov.dma_dev = dev;
-	hwsim_caps(sim);
-	ret = ecdma_ec_provider_register(&sim->prov);
+	hwsim_prov_init(sim, &sim->prov, sim->name);
+	ret = ecdma_ec_provider_register(&sim->prov.prov);
 	if (ret)
 		goto err_engine;
 	ret = device_add_groups(dev, hwsim_groups);
@@ -120,7 +162,7 @@ err_list:
 	mutex_unlock(&hwsim_lock);
 	device_remove_groups(dev, hwsim_groups);
 err_unregister:
-	ecdma_ec_provider_unregister(&sim->prov);
+	ecdma_ec_provider_unregister(&sim->prov.prov);
 err_engine:
 	hwsim_engine_exit(sim);
 err_free:
@@ -142,7 +184,8 @@ static void hwsim_del(struct device *dev)
 	list_del(&sim->node);
 	mutex_unlock(&hwsim_lock);
 	device_remove_groups(dev, hwsim_groups);
-	ecdma_ec_provider_unregister(&sim->prov);
+	hwsim_set_alias(sim, "");
+	ecdma_ec_provider_unregister(&sim->prov.prov);
 	hwsim_engine_exit(sim);
 	ida_free(&hwsim_ida, sim->id);
 	kfree(sim);

@@ -283,8 +283,7 @@ static int hwsim_queue_alloc(struct hwsim_queue *q, struct ecdma_ec_calc *calc)
 
 static int hwsim_calc_init(struct ecdma_ec_calc *calc)
 {
-	struct hwsim *sim = container_of(ecdma_ec_calc_provider(calc),
-					 struct hwsim, prov);
+	struct hwsim *sim = hwsim_of(ecdma_ec_calc_provider(calc));
 	struct hwsim_queue *q;
 	unsigned int id;
 	int ret;

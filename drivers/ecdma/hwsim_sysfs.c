@@ -8,6 +8,7 @@
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "hwsim.h"
@@ -133,6 +134,40 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_WO(reset);
 
+static ssize_t ec_engine_of_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct hwsim *sim = hwsim_find(dev);
+
+	if (!sim)
+		return -ENODEV;
+	return sysfs_emit(buf, "%s\n", READ_ONCE(sim->alias_name[0]) ?
+			  sim->alias_name : "none");
+}
+
+/* An RDMA device's name: the engine is its EC engine too; "none": not */
+static ssize_t ec_engine_of_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct hwsim *sim = hwsim_find(dev);
+	char name[64], *n;
+	int ret;
+
+	if (!sim)
+		return -ENODEV;
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	n = strim(name);
+	if (!strcmp(n, "none"))
+		n[0] = 0;
+	else if (!n[0] || !strncmp(n, "hwsim", 5) || strpbrk(n, " \t"))
+		return -EINVAL;
+	ret = hwsim_set_alias(sim, n);
+	return ret ?: count;
+}
+static DEVICE_ATTR_RW(ec_engine_of);
+
 static ssize_t provider_show(struct device *dev,
 			     struct device_attribute *attr, char *buf)
 {
@@ -180,6 +215,7 @@ static struct attribute *hwsim_attrs[] = {
 	&dev_attr_hang.attr,
 	&dev_attr_reset.attr,
 	&dev_attr_provider.attr,
+	&dev_attr_ec_engine_of.attr,
 	&dev_attr_iommu.attr,
 	&dev_attr_sqes.attr,
 	&dev_attr_bytes.attr,

@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/completion.h>
+#include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
 #include <linux/scatterlist.h>
@@ -120,6 +121,16 @@ struct ecdma_rdma_buf *ecdma_rdma_buf_alloc(struct ecdma_rdma_dev *dev,
 		ret = -ENOMEM;
 		goto err_unlock;
 	}
+	if (dev->engine_dev) {
+		buf->edma = dma_map_single(dev->engine_dev, buf->addr, len,
+					   DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev->engine_dev, buf->edma)) {
+			ib_dma_unmap_single(dev->ibdev, buf->dma, len,
+					    DMA_BIDIRECTIONAL);
+			ret = -ENOMEM;
+			goto err_unlock;
+		}
+	}
 	buf->lkey = dev->pd->local_dma_lkey;
 	list_add_tail(&buf->node, &dev->bufs);
 	kref_get(&dev->ref);
@@ -145,8 +156,12 @@ static void ecdma_rdma_buf_release(struct ecdma_rdma_buf *buf)
 	if (buf->mr)
 		ecdma_rdma_mr_drop(dev, buf->mr);
 	ib_dma_unmap_single(dev->ibdev, buf->dma, buf->len, DMA_BIDIRECTIONAL);
+	if (buf->edma)
+		dma_unmap_single(dev->engine_dev, buf->edma, buf->len,
+				 DMA_BIDIRECTIONAL);
 	buf->mr = NULL;
 	buf->dma = 0;
+	buf->edma = 0;
 	buf->lkey = 0;
 	buf->rkey = 0;
 	buf->iova = 0;

@@ -84,8 +84,14 @@ static int ecdma_rdma_add_one(struct ib_device *ibdev)
 	INIT_LIST_HEAD(&dev->mr_free);
 
 	engine = ecdma_ec_provider_get(dev->name);
-	if (!IS_ERR(engine))
+	if (!IS_ERR(engine)) {
+		struct device *edev = ecdma_ec_provider_dma_dev(engine);
+
 		strscpy(dev->engine, dev->name, sizeof(dev->engine));
+		/* an engine of its own device: buffers mapped for both */
+		if (edev && edev != ibdev->dma_device)
+			dev->engine_dev = get_device(edev);
+	}
 	ecdma_ec_provider_put(engine);
 
 	ret = ib_query_port(ibdev, port, &pattr);
@@ -123,6 +129,7 @@ err_free_mrs:
 	ecdma_rdma_dev_free_mrs(dev);
 	ib_dealloc_pd(dev->pd);
 err_free:
+	put_device(dev->engine_dev);
 	kfree(dev);
 	return ret;
 }

@@ -2,6 +2,7 @@
 /*
  * ecdma_rdma device handles: references, state and in-flight work counts.
  */
+#include <linux/device.h>
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -10,7 +11,11 @@
 
 static void ecdma_rdma_dev_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct ecdma_rdma_dev, ref));
+	struct ecdma_rdma_dev *dev = container_of(ref, struct ecdma_rdma_dev,
+						  ref);
+
+	put_device(dev->engine_dev);
+	kfree(dev);
 }
 
 /**

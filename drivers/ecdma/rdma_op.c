@@ -242,14 +242,19 @@ void ecdma_rdma_xfer_recv_init(struct ecdma_rdma_xfer *x,
 	x->recv.num_sge = 1;
 }
 
-/* A calc's view of a block: kernel addresses for "cpu", DMA for engines */
+/*
+ * A calc's view of a block: kernel addresses for "cpu", DMA addresses for
+ * an engine (the RDMA device's own, or its engine device's)
+ */
 void ecdma_rdma_blk_sge(const struct ecdma_rdma_dev *dev,
 			struct ecdma_ec_sge *s,
 			const struct ecdma_rdma_blk *blk, u32 off, u32 len)
 {
 	const struct ecdma_rdma_buf *buf = blk->buf;
 
-	if (dev->engine[0])
+	if (dev->engine_dev)
+		s->addr = buf->edma + blk->off + off;
+	else if (dev->engine[0])
 		s->addr = buf->dma + blk->off + off;
 	else
 		s->addr = (u64)(uintptr_t)((u8 *)buf->addr + blk->off + off);

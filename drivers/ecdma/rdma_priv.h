@@ -35,6 +35,8 @@ enum ecdma_rdma_op_kind {
  * @mtu: its active MTU when the device was added: the QPs' path MTU
  * @mr_pages: pages one pool MR maps
  * @engine: provider registered under the device's name at add, or "" (cpu)
+ * @engine_dev: that provider's DMA device when it is not the RDMA
+ *	device's own (buffers are mapped for it too), else NULL; referenced
  * @mutex: guards @qps, @bufs, @name, @kobj, object teardown; with @lock, @dead
  * @qps: live QPs (struct ecdma_rdma_qp.node)
  * @bufs: mapped buffers (struct ecdma_rdma_buf.node)
@@ -64,6 +66,7 @@ struct ecdma_rdma_dev {
 	enum ib_mtu mtu;
 	u32 mr_pages;
 	char engine[IB_DEVICE_NAME_MAX];
+	struct device *engine_dev;
 
 	struct mutex mutex; /* see kernel-doc */
 	struct list_head qps;

@@ -73,6 +73,7 @@ struct ecdma_rdma_buf {
 	struct ecdma_rdma_dev *dev;
 	struct ib_mr *mr;
 	struct list_head node;
+	u64 edma;
 };
 
 /**

@@ -81,6 +81,28 @@ static inline struct ecdma_ec_calc *kr_calc(struct ecdma_ec_provider *prov,
 	return ecdma_ec_alloc_calc(prov, &attr);
 }
 
+/*
+ * A calc on the CPU provider with @calc's k, m and matrix: the tests' own
+ * checks take kernel addresses, whatever @calc's provider takes (a device
+ * engine's blocks are its DMA addresses).  ERR_PTR on failure.
+ */
+static inline struct ecdma_ec_calc *kr_cpu_twin(struct ecdma_ec_calc *calc)
+{
+	struct ecdma_ec_provider *cpu = ecdma_ec_provider_get("cpu");
+	struct ecdma_ec_calc_attr attr = kr_calc_attr(ecdma_ec_calc_k(calc),
+						      ecdma_ec_calc_m(calc),
+						      false);
+	struct ecdma_ec_calc *twin;
+
+	if (IS_ERR(cpu))
+		return ERR_CAST(cpu);
+	attr.matrix_type = ECDMA_EC_MATRIX_USER;
+	attr.encode_matrix = ecdma_ec_calc_matrix(calc);
+	twin = ecdma_ec_alloc_calc(cpu, &attr);
+	ecdma_ec_provider_put(cpu);
+	return twin;
+}
+
 /**
  * struct kr_net - nodes and the QPs between them
  * @dev: the RDMA device
@@ -384,6 +406,7 @@ struct kr_stripe {
 	int k, m;
 	u32 bs;
 	struct ecdma_ec_calc *calc;
+	struct ecdma_ec_calc *vcalc;
 	struct ecdma_rdma_buf *src[KR_MAXB];
 	struct ecdma_rdma_buf *dst[KR_MAXB];
 	u8 *ref[KR_MAXB];
@@ -401,6 +424,8 @@ static inline void kr_stripe_free(struct kr_stripe *st)
 		kfree(st->rx[i]);
 	}
 	vfree(st->refcode);
+	if (!IS_ERR_OR_NULL(st->vcalc))
+		ecdma_ec_dealloc_calc(st->vcalc);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -421,6 +446,13 @@ static inline int kr_stripe_alloc(struct kr_net *net, struct kr_stripe *st,
 	n = st->k + st->m;
 	if (n > KR_MAXB)
 		return -EINVAL;
+	st->vcalc = kr_cpu_twin(calc);
+	if (IS_ERR(st->vcalc)) {
+		int ret = PTR_ERR(st->vcalc);
+
+		st->vcalc = NULL;
+		return ret;
+	}
 	st->refcode = vmalloc(st->m * (size_t)bs);
 	if (!st->refcode)
 		return -ENOMEM;
@@ -487,7 +519,7 @@ static inline long kr_validate(struct kr_stripe *st)
 		ktest_sge(&sge[i], st->dst[i]->addr, st->bs);
 	ktest_mem(&mem, sge, st->k, sge + st->k, st->m, st->bs);
 	wr.mem = &mem;
-	if (ecdma_ec_post_sync(st->calc, &wr))
+	if (ecdma_ec_post_sync(st->vcalc, &wr))
 		return -1;
 	return wr.result;
 }

@@ -189,6 +189,7 @@ static void test_encode_send_verbs(void)
 {
 	struct ecdma_ec_calc *calc = kr_calc(t_prov, 4, 2, false);
 	struct ecdma_ec_stripe ds[4], cs[2];
+	struct ecdma_ec_caps caps;
 	struct ecdma_ec_sge sge[6];
 	struct ib_send_wr swr[6];
 	struct ib_sge isge[6];
@@ -199,6 +200,14 @@ static void test_encode_send_verbs(void)
 	u32 bs = 16384 + 64;
 	int bad = 0, i;
 
+	/* the verbs' encode_send takes kernel addresses: CPU providers */
+	if (ecdma_ec_query_caps(t_prov, &caps) ||
+	    !(caps.flags & ECDMA_EC_CAP_ENCODE_SEND)) {
+		ktest_result_diag(true, "encode_send_verbs_on_qps",
+				  "SKIP the engine has no encode_send");
+		v = NULL;
+		goto out_calc;
+	}
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (IS_ERR(calc) || !v ||
 	    kr_stripe_alloc(&t_net, &st, calc, bs, &t_rnd)) {
@@ -294,6 +303,7 @@ static int t_repair_init(struct t_repair *rp, struct ecdma_ec_calc *calc,
 {
 	int k = ecdma_ec_calc_k(calc), m = ecdma_ec_calc_m(calc), i, t;
 	struct ecdma_ec_sge sge[ECDMA_RDMA_MAX_BLOCKS];
+	struct ecdma_ec_calc *twin;
 	struct ecdma_ec_mem mem;
 
 	memset(rp, 0, sizeof(*rp));
@@ -311,7 +321,13 @@ static int t_repair_init(struct t_repair *rp, struct ecdma_ec_calc *calc,
 		return -1;
 	memset(rp->out->addr, 0, bs);
 	ktest_mem(&mem, sge, k, sge + k, m, bs);
-	if (ecdma_ec_encode_sync(calc, &mem))
+	/* kernel addresses: encoded on a CPU twin of @calc */
+	twin = kr_cpu_twin(calc);
+	if (IS_ERR(twin))
+		return -1;
+	t = ecdma_ec_encode_sync(twin, &mem);
+	ecdma_ec_dealloc_calc(twin);
+	if (t)
 		return -1;
 	for (i = 0, t = 0; t < k; i++)
 		if (i != lost)

@@ -273,7 +273,7 @@ md_stop() {
 
 # md_suite_begin: ecdma and raid456 loaded, every mode's control ready
 md_suite_begin() {
-	modprobe ecdma || { ktap_fail load_ecdma; ktap_exit; }
+	ecdma_modprobe || { ktap_fail load_ecdma; ktap_exit; }
 	modprobe raid456 || { ktap_fail load_raid456; ktap_exit; }
 	echo 100000 >/proc/sys/dev/raid/speed_limit_min
 }

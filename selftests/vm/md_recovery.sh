@@ -11,7 +11,7 @@
 #    computing the missing block, assembled dirty: the partial parity md
 #    logged must include the computed block (with the callback after md
 #    built it, one block of the missing member reads back wrong);
-#  - a reshape of a RAID5 that turns PPL on midway, under writes.
+#  - a reshape of a RAID5 with PPL under writes (PPL off for it, on after).
 # Write-journal recovery (write-through, write-back, RAID5 and RAID6,
 # clean and degraded) is md_journal.sh's.  Every block written verifies,
 # check finds nothing, and with "always" the guard that makes each path
@@ -134,17 +134,19 @@ ppl_degraded_rcw() {
 	brd_teardown
 }
 
-# ppl_during_reshape: RAID5 grown 4 -> 5 under writes, PPL turned on
-# while it reshapes (md refuses to start a reshape with PPL or a journal,
-# so this is the only way the two meet; created with PPL for its room)
-ppl_during_reshape() {
+# ppl_reshape: RAID5 with PPL grown 4 -> 5 under writes.  md will not
+# start a reshape with PPL on, so PPL goes off for it and on again after.
+# Turning it on while the reshape runs is what would make them meet, but
+# md deadlocks there on its own, with or without an engine
+# (Documentation/patches/md/0003): not done here
+ppl_reshape() {
 	local t=r5_reshape_ppl w=0
 	brd_setup 5 16
 	# shellcheck disable=SC2046
 	md_create $t --level=5 --chunk=64 --raid-devices=4 --spare-devices=1 \
 		--consistency-policy=ppl $(md_devs 0 5) || { brd_teardown; return; }
-	echo resync >$MDS/consistency_policy
 	md_fio "$t" write "$(md_sz 12)" 0 41 64k
+	echo resync >$MDS/consistency_policy
 	echo 1000 >$MDS/sync_speed_min
 	echo 3000 >$MDS/sync_speed_max
 	md_snap
@@ -160,17 +162,12 @@ ppl_during_reshape() {
 		usleep 100000
 		w=$((w + 1))
 	done
-	if echo ppl 2>/tmp/ppl.err >$MDS/consistency_policy; then
-		ktap_ok "${MODE}_${t}_ppl_on_midway # $(cat $MDS/consistency_policy)"
-	else
-		ktap_skip "${MODE}_${t}_ppl_on_midway" "md refused: $(cat /tmp/ppl.err)"
-	fi
 	md_fio "${t}_during" wv "$(md_sz 2)" "$(md_sz 13)" 42 16k
 	echo system >$MDS/sync_speed_min
 	echo system >$MDS/sync_speed_max
 	usleep 500000
 	md_wait_sync "${t}_reshape" &&
-		ktap_ok "${MODE}_${t}_reshaped # $(cat $MDS/raid_disks) disks, $(cat $MDS/consistency_policy)"
+		ktap_ok "${MODE}_${t}_reshaped # $(cat $MDS/raid_disks) disks"
 	w=0
 	while pidof mdadm >/dev/null && [ $w -lt 100 ]; do
 		usleep 100000
@@ -178,6 +175,14 @@ ppl_during_reshape() {
 	done
 	[ "$(cat $MDS/sync_max)" = max ] || echo max >$MDS/sync_max
 	md_moved "${t}_reshape" xor
+	if echo ppl 2>/tmp/ppl.err >$MDS/consistency_policy; then
+		ktap_ok "${MODE}_${t}_ppl_on_after # $(cat $MDS/consistency_policy)"
+	else
+		ktap_fail "${MODE}_${t}_ppl_on_after # $(cat /tmp/ppl.err)"
+	fi
+	md_snap
+	md_fio "${t}_ppl" wv "$(md_sz 2)" "$(md_sz 16)" 43 16k
+	md_moved "${t}_ppl_write" xor
 	md_fio_verify "${t}_before:$(md_sz 12):0:41:64k" \
 		"${t}_after:$(md_sz 2):$(md_sz 13):42"
 	md_check $t
@@ -190,7 +195,7 @@ for mode in $MD_MODES; do
 	md_mode "$mode"
 	ppl_dirty
 	ppl_degraded_rcw
-	ppl_during_reshape
+	ppl_reshape
 done
 ktap_diag "md_guards: $(tr '\n' ' ' <"$ECDMA_DEV/md_guards")"
 md_suite_end

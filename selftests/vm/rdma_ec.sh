@@ -13,7 +13,8 @@
 # capability, nothing is left in flight, ecdma_rdma and ecdma unload.
 # ecdma_rdma_test runs traced (tracefs, events/ecdma_rdma): a start and an
 # end per primitive ops_done counted, each ended with status 0, their
-# blocks and bytes those of the test's stripes.
+# blocks and bytes those of the test's stripes.  In the simulator lanes
+# (ECDMA_HWSIM=1) the simulated engine is the rxe device's EC engine.
 . /ecdma/lib.sh
 
 IP=/usr/sbin/ip		# iproute2: busybox's own ip applet would shadow it
@@ -147,17 +148,25 @@ if [ "$ib0" = 0 ]; then
 	ktap_check ecdma_loaded_without_ib_core \
 		sh -c '! grep -q "^ib_core " /proc/modules'
 fi
+# the simulator lanes: the simulated engine is the rxe device's EC engine
+# (registered under its name before the device appears), so the calcs of
+# the primitives run on a device that takes their buffers' DMA addresses
+engine=none provider=cpu
+if [ -n "$HWSIM_DEV" ]; then
+	echo $RXE >"$HWSIM_DEV/hwsim/ec_engine_of" || ktap_fail hwsim_ec_engine_of
+	engine=$RXE provider=$RXE
+fi
 rdma_up || { ktap_fail rxe_device_up; ktap_exit; }
 ktap_ok rxe_device_up
 modprobe ecdma_rdma || { ktap_fail load_ecdma_rdma; ktap_exit; }
 ktap_check sysfs_rdma_device_listed rdir_wait present
-ktap_check sysfs_ec_engine_none [ "$(cat $RDIR/$RXE/ec_engine)" = none ]
-ktap_check sysfs_provider_cpu [ "$(cat $RDIR/$RXE/provider)" = cpu ]
+ktap_check "sysfs_ec_engine_$engine" [ "$(cat $RDIR/$RXE/ec_engine)" = "$engine" ]
+ktap_check "sysfs_provider_$provider" [ "$(cat $RDIR/$RXE/provider)" = "$provider" ]
 ktap_check sysfs_mr_pool_ready [ "$(cat $RDIR/$RXE/mrs)" -gt 0 ]
 ktap_check sysfs_idle_at_start idle
 if command -v ecdmactl >/dev/null; then
 	ktap_check ecdmactl_rdma_lists_device \
-		sh -c "ecdmactl rdma | grep -q '^$RXE .*none .*cpu'"
+		sh -c "ecdmactl rdma | grep -q '^$RXE .*$engine .*$provider'"
 	ktap_check ecdmactl_rdma_json sh -c \
 		'ecdmactl --json rdma | ecdmactl json-validate'
 fi
@@ -175,8 +184,14 @@ else
 fi
 d0=$(cat $RDIR/$RXE/ops_done)
 t0=$(date +%s)
+s0=$(hwsim_stat sqes)
 kmod_ktap ecdma_rdma_test rdma_test dev=$RXE
 ktap_diag "ecdma_rdma_test took $(($(date +%s) - t0)) s"
+if [ -n "$HWSIM_DEV" ]; then
+	s1=$(hwsim_stat sqes)
+	[ "$s1" -gt "$s0" ] && ktap_ok "rdma_test_on_simulated_engine # sqes $s0 -> $s1" ||
+		ktap_fail "rdma_test_on_simulated_engine # sqes $s0 -> $s1"
+fi
 if [ -n "$REV" ]; then
 	echo 0 >$REV/enable
 	cat $T/trace >/tmp/rdma_trace.txt
