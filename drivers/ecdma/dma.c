@@ -39,6 +39,14 @@
  */
 static DEFINE_PER_CPU(unsigned int, ecdma_inline_depth);
 
+/* Have @ch's calc run what is posted (the calc read as progress does) */
+static void ecdma_chan_kick(struct ecdma_chan *ch)
+{
+	preempt_disable();
+	ecdma_ec_kick(READ_ONCE(ch->calc));
+	preempt_enable();
+}
+
 dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 {
 	struct ecdma_desc *d = to_ecdma_desc(tx);
@@ -69,10 +77,12 @@ dma_cookie_t ecdma_tx_submit(struct dma_async_tx_descriptor *tx)
 	if (ecdma_policy_spread(&ch->front->policy, &cpu) &&
 	    !dma_has_cap(DMA_PRIVATE, ch->front->dma.cap_mask) &&
 	    !(READ_ONCE(ch->front->fuse_active) && ecdma_desc_links(d))) {
+		preempt_disable();
 		if (!READ_ONCE(ch->pinned) && cpu >= 0)
-			ecdma_ec_calc_set_cpu(ch->calc, cpu);
+			ecdma_ec_calc_set_cpu(READ_ONCE(ch->calc), cpu);
+		preempt_enable();
 		ecdma_chan_post(ch);
-		ecdma_ec_kick(ch->calc);
+		ecdma_chan_kick(ch);
 	}
 	if (d->cb_at_submit && (tx->callback || tx->callback_result))
 		ecdma_desc_run_at_submit(ch, d);
@@ -103,10 +113,14 @@ void ecdma_chan_post(struct ecdma_chan *ch)
 	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	while ((d = list_first_entry_or_null(&ch->submitted,
+	while (!ch->draining &&
+	       (d = list_first_entry_or_null(&ch->submitted,
 					     struct ecdma_desc, node))) {
 		if (!d->fused && READ_ONCE(ch->front->fuse_active))
 			ecdma_chan_fuse(ch, d);
+		/* the engine is gone: the CPU provider takes kernel addresses */
+		if (ch->failed_over && ecdma_desc_wr_to_cpu(ch, d))
+			ecdma_desc_nop(d);
 		/*
 		 * Read before posting: once posted, the WR may complete on
 		 * another CPU, whose ecdma_wr_done() clears d->fused (and
@@ -142,9 +156,10 @@ void ecdma_chan_progress(struct ecdma_chan *ch)
 	bool ran;
 
 	WRITE_ONCE(ch->starved, false);
+	/* preemption off: a failover frees the old calc after a grace period */
 	preempt_disable();
 	__this_cpu_inc(ecdma_inline_depth);
-	ran = ecdma_ec_progress(ch->calc);
+	ran = ecdma_ec_progress(READ_ONCE(ch->calc));
 	__this_cpu_dec(ecdma_inline_depth);
 	preempt_enable();
 	if (ran)
@@ -359,7 +374,7 @@ static void ecdma_issue_pending(struct dma_chan *chan)
 	       cpu != raw_smp_processor_id())))
 		ecdma_chan_progress(ch);
 	/* posted without waking the worker: wake it for what is left */
-	ecdma_ec_kick(ch->calc);
+	ecdma_chan_kick(ch);
 }
 
 static enum dma_status ecdma_tx_status(struct dma_chan *chan,
@@ -374,7 +389,7 @@ static enum dma_status ecdma_tx_status(struct dma_chan *chan,
 		return status;
 	ecdma_chan_post(ch);
 	ecdma_chan_progress(ch);
-	ecdma_ec_kick(ch->calc);
+	ecdma_chan_kick(ch);
 	return ecdma_cookie_status(chan, cookie, txstate);
 }
 
@@ -405,7 +420,7 @@ static int ecdma_terminate_all(struct dma_chan *chan)
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	ecdma_chan_post(ch);
-	ecdma_ec_kick(ch->calc);
+	ecdma_chan_kick(ch);
 	return 0;
 }
 
@@ -417,7 +432,7 @@ void ecdma_chan_drain(struct ecdma_chan *ch)
 	while (READ_ONCE(ch->nr_pending)) {
 		ecdma_chan_post(ch);
 		ecdma_chan_progress(ch);
-		ecdma_ec_kick(ch->calc);
+		ecdma_chan_kick(ch);
 		if (!READ_ONCE(ch->nr_pending))
 			break;
 		if (time_after(jiffies, warn_at)) {
@@ -520,6 +535,7 @@ static void ecdma_free_chan_resources(struct dma_chan *chan)
 	front->nr_private -= ch->private;
 	ch->private = false;
 	ecdma_front_copies(front);
+	ecdma_front_ghost_check(front);
 	mutex_unlock(&front->cfg_lock);
 }
 

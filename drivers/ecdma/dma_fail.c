@@ -29,8 +29,15 @@ static int ecdma_sges_to_cpu(struct ecdma_front *front,
 	return 0;
 }
 
-/* @d's WR (its own blocks, or a fused chain's) as kernel addresses */
-static int ecdma_wr_to_cpu(struct ecdma_chan *ch, struct ecdma_desc *d)
+/**
+ * ecdma_desc_wr_to_cpu - @d's WR (its own blocks, or a fused chain's) as
+ *	kernel addresses, in place, once
+ * @ch: its channel
+ * @d: the descriptor, its engine done with the WR or never given it
+ *
+ * Return: 0, or -EFAULT with @d->err set: it cannot run anywhere.
+ */
+int ecdma_desc_wr_to_cpu(struct ecdma_chan *ch, struct ecdma_desc *d)
 {
 	struct ecdma_ec_mem *mem = &d->mem;
 	int err;
@@ -72,7 +79,7 @@ void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr)
 	int tries = 0;
 
 	this_cpu_inc(ch->stats->faults);
-	if (!ch->fb_calc || ecdma_wr_to_cpu(ch, ctx))
+	if (!ch->fb_calc || ecdma_desc_wr_to_cpu(ch, ctx))
 		goto out;
 	wr->done = ecdma_fb_done;
 	wr->ctx = &finished;

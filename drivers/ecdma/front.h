@@ -13,6 +13,7 @@
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 
 #include <ecdma/ec.h>
 
@@ -151,7 +152,9 @@ struct ecdma_ram_range {
  * @chan: the dmaengine channel
  * @front: owning front
  * @idx: channel index, for messages (dmaengine's name may be gone)
- * @calc: calc on the CPU provider; its WR queue is the channel's queue
+ * @calc: calc on the front's provider; its WR queue is the channel's
+ *	queue.  Swapped only under @lock (failover), read with preemption
+ *	off; the old one is freed after an RCU grace period
  * @stats: per-CPU counters
  * @fb_calc: redoes what @calc failed; only from @calc's serialized completions
  * @lock: guards the lists, @nr_desc, @nr_pending, the cookies and chan.local;
@@ -171,6 +174,10 @@ struct ecdma_ram_range {
  *	@callbacks (callback not returned)
  * @starved: a prep found none: issue_pending runs work inline (async_tx spins)
  * @pinned: the user set the worker's CPU; the offload policy keeps it
+ * @draining: failover (dma_failover.c) waits for @calc to empty: nothing
+ *	is posted; under @lock
+ * @failed_over: @calc is on the CPU provider of a device's front whose
+ *	engine went away: blocks are translated when posted; under @lock
  * @q_bytes: work (ecdma_desc_cost()) submitted and not completed
  * @q_max: prep refuses async_tx work while @q_bytes reaches it; 0: not
  *	measured yet (ECDMA_PACE_MIN)
@@ -204,6 +211,8 @@ struct ecdma_chan {
 	unsigned int nr_pending;
 	bool starved;
 	bool pinned;
+	bool draining;
+	bool failed_over;
 	u64 q_bytes;
 	u64 q_max;
 	u64 rate;
@@ -333,6 +342,11 @@ struct ecdma_debugfs;
  * @sysfs: sysfs counters (sysfs.c)
  * @dbg: debugfs state (debugfs.c), or NULL
  * @closing: rechannel is unregistering, no new clients; guarded by @cfg_lock
+ * @ghost: the engine's driver let go while clients held channels: the
+ *	front stays registered, out of async_tx's table, on the CPU, until
+ *	they let go; set under @cfg_lock (dma_failover.c)
+ * @ghost_work: then unregisters it
+ * @ghost_node: on the list of ghost fronts (dma_failover.c)
  * @ram: System RAM at probe, sorted, merged: [start, end) pairs
  * @nr_ram: ranges in @ram
  * @cfg_lock: serialises idle-channel config changes against clients; guards
@@ -366,6 +380,9 @@ struct ecdma_front {
 	unsigned int nr_ram;
 	struct mutex cfg_lock;	/* see @cfg_lock above */
 	bool closing;
+	bool ghost;
+	struct work_struct ghost_work;
+	struct list_head ghost_node;
 	unsigned int nr_chans;
 	struct ecdma_chan chans[];
 };
@@ -463,6 +480,7 @@ unsigned int ecdma_cb_release(struct ecdma_chan *ch);
 
 /* dma_fail.c */
 void ecdma_wr_fallback(struct ecdma_chan *ch, struct ecdma_ec_wr *wr);
+int ecdma_desc_wr_to_cpu(struct ecdma_chan *ch, struct ecdma_desc *d);
 bool ecdma_desc_rescue(struct ecdma_chan *ch, struct ecdma_desc *d, int err);
 void ecdma_chan_drain(struct ecdma_chan *ch);
 void ecdma_chan_stats_sum(struct ecdma_chan *ch, struct ecdma_chan_stats *sum);
@@ -488,6 +506,12 @@ static inline void ecdma_front_set_async_tx(struct ecdma_front *front,
 
 /* init.c */
 int ecdma_front_probe(struct device *dev, const char *prov_name);
+int ecdma_front_failover(struct ecdma_front *front);
+void ecdma_front_retire(struct ecdma_front *front);
+void ecdma_front_ghost(struct ecdma_front *front);
+void ecdma_front_ghost_check(struct ecdma_front *front);
+int ecdma_front_ghosts_init(void);
+void ecdma_front_ghosts_exit(void);
 void ecdma_front_remove(struct device *dev);
 void ecdma_front_stats_reset(struct ecdma_front *front);
 int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov);

@@ -6,9 +6,11 @@
  * that async_tx maps md's pages for it.  The device is QEMU's "edu" PCI
  * function when there is one (a real struct device, behind the guest's
  * IOMMU if it has one; its BARs are not used), else a platform device.
+ * Unbinding it under md is hot removal: the front moves to the CPU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/idr.h>
 #include <linux/iommu.h>
@@ -177,14 +179,19 @@ static void hwsim_del(struct device *dev)
 
 	if (!sim)
 		return;
-	/* dmaengine pins this module while a client holds a channel */
+	/* unbound under md: the front moves its channels to the CPU first */
 	ecdma_dma_detach(dev);
+	/* the alias's users (ecdma_rdma's calcs) go before the engine does */
+	while (hwsim_set_alias(sim, "") == -EBUSY) {
+		dev_warn_ratelimited(dev, "waiting for the users of %s\n",
+				     sim->alias_name);
+		msleep(100);
+	}
 	cancel_delayed_work_sync(&sim->wd);
 	mutex_lock(&hwsim_lock);
 	list_del(&sim->node);
 	mutex_unlock(&hwsim_lock);
 	device_remove_groups(dev, hwsim_groups);
-	hwsim_set_alias(sim, "");
 	ecdma_ec_provider_unregister(&sim->prov.prov);
 	hwsim_engine_exit(sim);
 	ida_free(&hwsim_ida, sim->id);
@@ -213,8 +220,6 @@ static struct pci_driver hwsim_pci_driver = {
 	.id_table = hwsim_pci_ids,
 	.probe = hwsim_pci_probe,
 	.remove = hwsim_pci_remove,
-	/* unbinding under md is hot removal, which the front cannot do yet */
-	.driver.suppress_bind_attrs = true,
 };
 
 static int hwsim_plat_probe(struct platform_device *pdev)
@@ -232,7 +237,6 @@ static struct platform_driver hwsim_plat_driver = {
 	.ECDMA_PLATFORM_REMOVE = hwsim_plat_remove,
 	.driver = {
 		.name = KBUILD_MODNAME,
-		.suppress_bind_attrs = true,
 	},
 };
 

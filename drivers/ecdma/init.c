@@ -527,6 +527,17 @@ int ecdma_front_probe(struct device *dev, const char *prov_name)
 }
 
 /**
+ * ecdma_front_retire - unregister a front no device points to any more
+ * @front: a ghost front (dma_failover.c), its clients gone
+ *
+ * Context: process context, not under dma_list_mutex.
+ */
+void ecdma_front_retire(struct ecdma_front *front)
+{
+	ecdma_front_unregister(front);
+}
+
+/**
  * ecdma_front_remove - unregister the dmaengine provider
  * @dev: the front's device
  *

@@ -75,18 +75,38 @@ int ecdma_dma_attach(struct device *dev, const char *prov_name)
 EXPORT_SYMBOL_GPL(ecdma_dma_attach);
 
 /**
- * ecdma_dma_detach() - undo ecdma_dma_attach()
+ * ecdma_dma_detach() - undo ecdma_dma_attach(): the engine goes away
  * @dev: the device
  *
- * dmaengine holds the driver's module while a client (md through async_tx)
- * holds a channel, so this runs with no client: from the driver's remove
- * at unload, or when probe fails after attaching.
+ * Clients (md through async_tx) may still hold the channels, as when the
+ * driver is unbound under md: the channels finish what the engine holds
+ * and move to the CPU provider (dma_failover.c); the dmaengine device is
+ * unregistered at once, or once its clients let go.  On return the front
+ * no longer uses the device's provider nor its driver data.
  *
- * Context: process context, holding device_lock(@dev).
+ * Context: process context, holding device_lock(@dev); sleeps.
  */
 void ecdma_dma_detach(struct device *dev)
 {
-	ecdma_front_del(dev);
+	struct ecdma_front *front = dev_get_drvdata(dev);
+	bool busy;
+
+	if (!front)
+		return;
+	mutex_lock(&front->cfg_lock);
+	ecdma_front_failover(front);
+	busy = ecdma_front_busy(front);
+	front->ghost = busy;
+	mutex_unlock(&front->cfg_lock);
+	if (!busy) {
+		ecdma_front_del(dev);
+		return;
+	}
+	/* unregistering now would leak the channels async_tx holds */
+	ecdma_debugfs_exit(front);
+	ecdma_sysfs_exit(front);
+	dev_set_drvdata(dev, NULL);
+	ecdma_front_ghost(front);
 }
 EXPORT_SYMBOL_GPL(ecdma_dma_detach);
 
@@ -150,10 +170,13 @@ static int __init ecdma_init(void)
 	ret = ecdma_md_guard_init();
 	if (ret)
 		goto err_prov_cpu_exit;
+	ret = ecdma_front_ghosts_init();
+	if (ret)
+		goto err_md_guard_exit;
 
 	ret = platform_driver_register(&ecdma_driver);
 	if (ret)
-		goto err_md_guard_exit;
+		goto err_ghosts_exit;
 
 	ecdma_pdev = platform_device_register_simple(KBUILD_MODNAME,
 						     PLATFORM_DEVID_NONE,
@@ -178,6 +201,8 @@ err_unregister_device:
 	platform_device_unregister(ecdma_pdev);
 err_unregister_driver:
 	platform_driver_unregister(&ecdma_driver);
+err_ghosts_exit:
+	ecdma_front_ghosts_exit();
 err_md_guard_exit:
 	ecdma_md_guard_exit();
 err_prov_cpu_exit:
@@ -191,6 +216,7 @@ err_debugfs:
 
 static void __exit ecdma_exit(void)
 {
+	ecdma_front_ghosts_exit();
 	platform_device_unregister(ecdma_pdev);
 	platform_driver_unregister(&ecdma_driver);
 	ecdma_md_guard_exit();

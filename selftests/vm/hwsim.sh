@@ -15,7 +15,9 @@
 #    a degraded verify and a rebuild;
 #  - under fio load: injected descriptor errors, a hung engine (watchdog
 #    and reset), a slow engine, a fast one: every block verifies, check 0;
-#  - unload refused while md holds the channels, clean once md is gone.
+#  - unload refused while md holds the channels, clean once md is gone;
+#  - hot removal: the driver unbound under fio load (the front finishes on
+#    the CPU), every block verified, check 0, bound again.
 . /ecdma/lib.sh
 
 MIB=$(vm_scaled 24 8)
@@ -179,6 +181,28 @@ else
 	ktap_ok unload_refused_under_md
 	fio_wv unload_refused_array_fine 2m
 fi
+
+# Hot removal: the simulator unbound under fio; the front lets the engine
+# finish what it holds and carries on with the CPU provider for the
+# chains md still runs on its channels
+f=$(hwsim_stat dma_faults)
+[ "$f" = 0 ] && ktap_ok "hwsim_no_dma_fault_before_unbind # $(hwsim_stat sqes) descriptors" ||
+	ktap_fail "hwsim_no_dma_fault_before_unbind # $f"
+drv=$(readlink -f "$HWSIM_DEV/driver")
+name=$(basename "$HWSIM_DEV")
+dmesg -c >/dev/null
+( usleep 300000; echo "$name" >"$drv/unbind" ) &
+fio_wv unbind_under_load_verify 8m
+wait
+[ -d "$HWSIM_DEV/hwsim" ] && ktap_fail "unbound # $name still bound" ||
+	ktap_ok "unbound # $name"
+dmesg | grep -q "engine gone: .* on the CPU provider" &&
+	ktap_ok unbind_channels_failed_over || ktap_fail unbind_channels_failed_over
+fio_wv after_unbind_verify 4m
+check after_unbind_check 0
+echo "$name" >"$drv/bind" && [ -d "$HWSIM_DEV/hwsim" ] &&
+	ktap_ok "bound_again # $(cat "$HWSIM_DEV/hwsim/provider")" ||
+	ktap_fail bound_again
 teardown
 
 main_after=$(cat "$ECDMA_MAIN/stats/pq_ops")

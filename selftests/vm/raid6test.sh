@@ -42,7 +42,11 @@ run_raid6test() {
 	[ "$(ecdma_ops pq_val)" -gt "$bv" ] && ktap_ok "raid6test_${t}_pq_val_on_ecdma # $bv -> $(ecdma_ops pq_val)" ||
 		ktap_fail "raid6test_${t}_pq_val_on_ecdma # $bv -> $(ecdma_ops pq_val)"
 	af=$(ecdma_stat fused)
-	if [ "$1" = on ]; then
+	if [ "$1" = on ] && [ "$(hwsim_stat iommu)" = 1 ]; then
+		# behind an IOMMU each operation's pages get new IOVAs: a
+		# chain's links are not the same address, nothing composes
+		ktap_skip "raid6test_${t}_chains_fused" "IOVAs differ per operation"
+	elif [ "$1" = on ]; then
 		# raid6test recovers every pair of 11 and of 16 disks (+ 4, 5)
 		[ "$af" -gt $((bf + 200)) ] && ktap_ok "raid6test_${t}_chains_fused # fused $bf -> $af" ||
 			ktap_fail "raid6test_${t}_chains_fused # fused $bf -> $af"
