@@ -5,12 +5,15 @@
 # raid456/async_tx hold the channels: memcpy, xor and pq threads with
 # several source counts up to the advertised maximum, 64 KiB buffers.
 # Every "summary" line must report 0 failures, and ecdma's counters must
-# show the operations ran on ecdma.
+# show the operations ran on ecdma (in the simulator lanes: on the
+# simulated engine's front).
 . /ecdma/lib.sh
 
 ecdma_load || { ktap_fail load_ecdma; ktap_exit; }
+# the front under test: ecdma's own, or the simulator's in its lanes
+DEVNAME=$(basename "$(readlink -f "$ECDMA_DEV")")
 nchan=$(ls -d /sys/class/dma/dma*chan* 2>/dev/null | while read -r c; do
-	[ "$(basename "$(readlink -f "$c/device")")" = ecdma ] && echo "$c"
+	[ "$(basename "$(readlink -f "$c/device")")" = "$DEVNAME" ] && echo "$c"
 done | wc -l)
 [ "$nchan" -ge 2 ] && ktap_ok "ecdma_channels_registered # $nchan" ||
 	ktap_fail "ecdma_channels_registered # $nchan"
@@ -25,7 +28,7 @@ run_dmatest() {
 	dmesg -c >/dev/null
 	bx=$(ecdma_ops xor) bp=$(ecdma_ops pq) bm=$(ecdma_ops memcpy)
 	if ! modprobe dmatest iterations="$2" xor_sources="$3" pq_sources="$4" \
-		test_buf_size="$5" device=ecdma timeout=60000 threads_per_chan=1; then
+		test_buf_size="$5" device="$DEVNAME" timeout=60000 threads_per_chan=1; then
 		ktap_fail "${tag}_load"
 		return
 	fi
