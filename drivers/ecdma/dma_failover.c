@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ecdma dmaengine front: a device's engine goes away under its clients.
- *
- * dmaengine lets a device with a ->device_release unregister while
- * clients hold its channels, and async_tx keeps using a channel for the
- * rest of a chain (depend_tx), so a device's front outlives its engine:
- * each channel stops posting, lets the engine finish what it holds, and
- * moves to a calc on the CPU provider, which then gets the blocks
- * translated to kernel addresses as they are posted.  The old calc is
- * freed after an RCU grace period: its readers hold preemption off.
- *
- * Unregistering while async_tx holds the channels would leak them (its
- * dmaengine_put() skips a device once it is DMA_PRIVATE, which
- * unregistering makes it), so such a front stays registered as a ghost:
- * out of the channel table ("never"), on the CPU, until the last client
- * lets go; then a work item unregisters it.
+ * async_tx keeps using a channel for the rest of a chain, so each channel
+ * lets the engine finish, moves to a CPU calc (blocks translated when
+ * posted; the old calc freed after an RCU grace period) and, while async_tx
+ * holds it, stays registered as a ghost out of the table: unregistering
+ * would leak it (dmaengine_put() skips a DMA_PRIVATE device).
  */
 #include <linux/delay.h>
 #include <linux/jiffies.h>
@@ -28,9 +19,7 @@ static LIST_HEAD(ecdma_ghosts);
 /* runs the ghosts' retirement; flushed whole at exit (a work frees its front) */
 static struct workqueue_struct *ecdma_ghost_wq;
 
-/* how long an engine may take to finish what it holds (its own watchdog
- * resets it well before: a reset fails the rest, the front redoes it)
- */
+/* an engine's own watchdog resets it well before this */
 #define ECDMA_FAILOVER_WAIT	(30 * HZ)
 
 static struct ecdma_ec_calc *ecdma_failover_calc(struct ecdma_front *front)
