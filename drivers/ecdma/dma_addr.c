@@ -165,3 +165,28 @@ int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len)
 	*addr = (uintptr_t)phys_to_virt(phys);
 	return 0;
 }
+
+/**
+ * ecdma_sges_to_cpu - ecdma_addr_to_cpu() for @n blocks of @len bytes
+ * @front: the front
+ * @sge: the blocks, translated in place
+ * @n: how many
+ * @len: their length
+ *
+ * Context: as ecdma_addr_to_cpu().
+ * Return: 0, or -EFAULT at the first block that is not RAM (those before
+ * it are translated).
+ */
+int ecdma_sges_to_cpu(struct ecdma_front *front, struct ecdma_ec_sge *sge,
+		      unsigned int n, u32 len)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = ecdma_addr_to_cpu(front, &sge[i].addr, len);
+		if (err)
+			return err;
+	}
+	return 0;
+}

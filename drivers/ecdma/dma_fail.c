@@ -16,19 +16,6 @@
 /* Tries of a fallback that fails itself (fault injection covers it too) */
 #define ECDMA_FB_TRIES	4
 
-static int ecdma_sges_to_cpu(struct ecdma_front *front,
-			     struct ecdma_ec_sge *sge, int n, u32 len)
-{
-	int i, err;
-
-	for (i = 0; i < n; i++) {
-		err = ecdma_addr_to_cpu(front, &sge[i].addr, len);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /**
  * ecdma_desc_wr_to_cpu - @d's WR (its own blocks, or a fused chain's) as
  *	kernel addresses, in place, once

@@ -24,16 +24,7 @@ static struct workqueue_struct *ecdma_ghost_wq;
 
 static struct ecdma_ec_calc *ecdma_failover_calc(struct ecdma_front *front)
 {
-	struct ecdma_ec_calc_attr attr = {
-		.k = front->calc_k,
-		.m = ECDMA_XLATE_MAX_CODE,
-		.w = ECDMA_EC_W,
-		.max_inflight = front->max_desc,
-		.affinity_hint = -1,
-		.polling = false,
-		.matrix_type = ECDMA_EC_MATRIX_USER,
-		.encode_matrix = front->calc_matrix,
-	};
+	struct ecdma_ec_calc_attr attr = ecdma_front_calc_attr(front, -1);
 
 	return ecdma_ec_alloc_calc(front->fb_prov, &attr);
 }

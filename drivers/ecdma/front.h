@@ -434,6 +434,8 @@ static inline bool ecdma_front_busy(struct ecdma_front *front)
 int ecdma_front_ram_init(struct ecdma_front *front);
 void ecdma_front_ram_exit(struct ecdma_front *front);
 int ecdma_addr_to_cpu(struct ecdma_front *front, u64 *addr, u32 len);
+int ecdma_sges_to_cpu(struct ecdma_front *front, struct ecdma_ec_sge *sge,
+		      unsigned int n, u32 len);
 
 /* keeps cookie order; no flags: posts refuse a NOP with WR_ACCUMULATE */
 static inline void ecdma_desc_nop(struct ecdma_desc *d)
@@ -507,6 +509,8 @@ static inline void ecdma_front_set_async_tx(struct ecdma_front *front,
 /* init.c */
 int ecdma_front_probe(struct device *dev, const char *prov_name);
 int ecdma_front_failover(struct ecdma_front *front);
+struct ecdma_ec_calc_attr ecdma_front_calc_attr(const struct ecdma_front *front,
+						int cpu);
 void ecdma_front_retire(struct ecdma_front *front);
 void ecdma_front_ghost(struct ecdma_front *front);
 void ecdma_front_ghost_check(struct ecdma_front *front);

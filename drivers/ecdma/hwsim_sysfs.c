@@ -87,6 +87,16 @@ HWSIM_KNOB(error_every, error_every, 1, HWSIM_EVERY_MAX, true);
 HWSIM_KNOB(timeout_ms, timeout_ms, HWSIM_TIMEOUT_MIN, HWSIM_TIMEOUT_MAX,
 	   false);
 
+/* A boolean store: the device and the value, or -ENODEV / -EINVAL */
+static int hwsim_store_bool(struct device *dev, const char *buf,
+			    struct hwsim **sim, bool *v)
+{
+	*sim = hwsim_find(dev);
+	if (!*sim)
+		return -ENODEV;
+	return kstrtobool(buf, v);
+}
+
 static ssize_t hang_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
@@ -99,13 +109,10 @@ static ssize_t hang_show(struct device *dev, struct device_attribute *attr,
 static ssize_t hang_store(struct device *dev, struct device_attribute *attr,
 			  const char *buf, size_t count)
 {
-	struct hwsim *sim = hwsim_find(dev);
+	struct hwsim *sim;
 	bool v;
-	int ret;
+	int ret = hwsim_store_bool(dev, buf, &sim, &v);
 
-	if (!sim)
-		return -ENODEV;
-	ret = kstrtobool(buf, &v);
 	if (ret)
 		return ret;
 	WRITE_ONCE(sim->hang, v);
@@ -118,13 +125,10 @@ static DEVICE_ATTR_RW(hang);
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 			   const char *buf, size_t count)
 {
-	struct hwsim *sim = hwsim_find(dev);
+	struct hwsim *sim;
 	bool v;
-	int ret;
+	int ret = hwsim_store_bool(dev, buf, &sim, &v);
 
-	if (!sim)
-		return -ENODEV;
-	ret = kstrtobool(buf, &v);
 	if (ret)
 		return ret;
 	if (!v)

@@ -59,10 +59,16 @@ void ecdma_front_stats_reset(struct ecdma_front *front)
 			       sizeof(struct ecdma_chan_stats));
 }
 
-static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
-			   int cpu)
+/**
+ * ecdma_front_calc_attr - the attributes of a channel's calc
+ * @front: the front
+ * @cpu: its affinity hint, or -1
+ * Return: calc_k x 2 with the front's own matrix, max_desc in flight.
+ */
+struct ecdma_ec_calc_attr ecdma_front_calc_attr(const struct ecdma_front *front,
+						int cpu)
 {
-	struct ecdma_ec_calc_attr attr = {
+	return (struct ecdma_ec_calc_attr) {
 		.k = front->calc_k,
 		.m = ECDMA_XLATE_MAX_CODE,
 		.w = ECDMA_EC_W,
@@ -72,6 +78,12 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 		.matrix_type = ECDMA_EC_MATRIX_USER,
 		.encode_matrix = front->calc_matrix,
 	};
+}
+
+static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
+			   int cpu)
+{
+	struct ecdma_ec_calc_attr attr = ecdma_front_calc_attr(front, cpu);
 	struct ecdma_ec_calc *calc;
 	struct ecdma_desc *d;
 	unsigned int i;
@@ -128,16 +140,8 @@ static int ecdma_chan_init(struct ecdma_front *front, struct ecdma_chan *ch,
 int ecdma_chan_recalc(struct ecdma_chan *ch, struct ecdma_ec_provider *prov)
 {
 	struct ecdma_front *front = ch->front;
-	struct ecdma_ec_calc_attr attr = {
-		.k = front->calc_k,
-		.m = ECDMA_XLATE_MAX_CODE,
-		.w = ECDMA_EC_W,
-		.max_inflight = front->max_desc,
-		.affinity_hint = ecdma_ec_calc_cpu(ch->calc),
-		.polling = false,
-		.matrix_type = ECDMA_EC_MATRIX_USER,
-		.encode_matrix = front->calc_matrix,
-	};
+	struct ecdma_ec_calc_attr attr =
+		ecdma_front_calc_attr(front, ecdma_ec_calc_cpu(ch->calc));
 	struct ecdma_ec_calc *calc, *old = ch->calc;
 	struct ecdma_ec_caps caps;
 	int ret;

@@ -250,7 +250,6 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
 	struct ecdma_front *front = ch->front;
 	struct dma_async_tx_descriptor *tx = &d->txd;
 	struct ecdma_xlate_wr *x = &d->x;
-	unsigned int i;
 
 	if (ret) {
 		trace_ecdma_decline(ch, op, ECDMA_DECLINE_INVALID, ret);
@@ -273,10 +272,9 @@ ecdma_desc_prepare(struct ecdma_chan *ch, struct ecdma_desc *d,
 	d->cpu_addrs = !front->dev_addrs;
 	if (front->dev_addrs)
 		d->err = ecdma_desc_check_dev(front, x);
-	for (i = 0; i < x->nr_data && !d->err && d->cpu_addrs; i++)
-		d->err = ecdma_addr_to_cpu(front, &x->data[i].addr, x->len);
-	for (i = 0; i < x->nr_code && !d->err && d->cpu_addrs; i++)
-		d->err = ecdma_addr_to_cpu(front, &x->code[i].addr, x->len);
+	else
+		d->err = ecdma_sges_to_cpu(front, x->data, x->nr_data, x->len) ?:
+			 ecdma_sges_to_cpu(front, x->code, x->nr_code, x->len);
 	if (d->err) {
 		trace_ecdma_decline(ch, op, ECDMA_DECLINE_UNMAPPED, d->err);
 		dev_err_ratelimited(front->dev,

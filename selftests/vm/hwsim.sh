@@ -83,6 +83,9 @@ refused knob_timeout_too_long $H/timeout_ms 2001
 refused knob_error_every_word $H/error_every often
 refused knob_hang_two $H/hang 2
 if echo 0 >$H/reset 2>/dev/null; then ktap_fail knob_reset_zero; else ktap_ok knob_reset_zero; fi
+refused knob_ec_engine_of_hwsim_name $H/ec_engine_of hwsim9
+refused knob_ec_engine_of_blank $H/ec_engine_of "rxe 0"
+refused knob_ec_engine_of_provider_taken $H/ec_engine_of cpu
 # blocks are kernel addresses on ecdma's front, device addresses here
 refused main_front_refuses_device_provider "$ECDMA_MAIN/chan0/provider" "$prov"
 refused device_front_refuses_cpu_provider "$HWSIM_DEV/chan0/provider" cpu
